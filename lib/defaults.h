@@ -1,0 +1,40 @@
+/*
+ * defaults.h - every default and limit of bootbench in one place.
+ *
+ * The appliance and the host tool share these; change a value here, never at
+ * the point of use, so a reader can see in one file what the tool assumes.
+ */
+#ifndef BB_DEFAULTS_H
+#define BB_DEFAULTS_H
+
+/* Exit codes, written down once (skalibs convention). */
+#define EXIT_BADINPUT 100	/* the user gave us something we cannot use */
+#define EXIT_SYSFAIL 111	/* the system refused: I/O error, no memory */
+
+/* Results partition (docs/results-format.md). */
+#define RESULTS_PART_NAME "bootbench-results"
+/* Type GUID of our partitions, in its canonical text form. */
+#define RESULTS_TYPE_GUID "6b6f6f62-6562-636e-6872-657375746c73"
+#define RESULTS_HDR_AREA (64 * 1024)	/* header block + stored plan */
+#define RESULTS_PLAN_MAX (RESULTS_HDR_AREA - 4096)
+#define RESULTS_MIN_BLOCK 512
+#define RESULTS_MAX_BLOCK 4096
+#define RECORD_PAYLOAD_MAX (4 * 1024 * 1024)
+#define RESULTS_DEFAULT_SIZE (64ULL * 1024 * 1024)
+
+/* Where the appliance finds things inside the userland. */
+#define USERLAND_ID_FILE "/etc/bootbench/userland-id"
+#define PLAN_DIR "/etc/bootbench/plans"
+#define MODULES_DIR "/lib/modules"
+#define BUSYBOX "/bin/busybox"
+
+/* Modules the appliance needs for its layouts, built in or loadable. */
+#define NEEDED_MODULES "md_mod raid0 raid1 raid456 ext4 xfs brd"
+
+/* Limits that protect against garbage input. */
+#define CMDLINE_MAX 4096
+#define CMDLINE_MAX_ARGS 256
+#define MAX_BLOCKDEVS 64
+#define MAX_MODULES 4096
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * xio.h - I/O that never truncates silently (after skalibs allreadwrite) and
+ * x-wrappers for calls that must succeed (after toybox lib/xwrap.c).
+ */
+#ifndef BB_XIO_H
+#define BB_XIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Full-length loops retrying EINTR and short transfers. -1 on error. */
+ssize_t read_all(int fd, void *buf, size_t len);	/* < len only at EOF */
+ssize_t write_all(int fd, const void *buf, size_t len);
+ssize_t pread_all(int fd, void *buf, size_t len, off_t off);
+ssize_t pwrite_all(int fd, const void *buf, size_t len, off_t off);
+
+/* Read a whole (small, /proc-style) file into a NUL-terminated malloc'd
+ * buffer; NULL with errno set on failure. *lenp gets the length if non-NULL. */
+char *read_file(const char *path, size_t *lenp);
+/* Read up to max bytes of a whole stream. */
+char *read_fd(int fd, size_t max, size_t *lenp);
+/* Read one sysfs-style attribute, trailing whitespace removed; NULL if absent. */
+char *read_attr(const char *path);
+int write_file(const char *path, const char *text);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* asprintf that dies on failure. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
