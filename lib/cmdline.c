@@ -1,0 +1,230 @@
+/*
+ * cmdline.c - kernel command line splitting and the bootbench.* key table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "defaults.h"
+#include "xio.h"
+
+int cmdline_split(const char *buf, size_t len, struct cmdline *out, char *err, size_t errlen)
+{
+	size_t i = 0;
+	out->args = NULL;
+	out->n = 0;
+	while (i < len) {
+		struct sbuf key = {0}, val = {0};
+		int inq = 0, haseq = 0;
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\0'))
+			i++;
+		if (i >= len)
+			break;
+		if (out->n >= CMDLINE_MAX_ARGS) {
+			snprintf(err, errlen, "more than %d words on the command line", CMDLINE_MAX_ARGS);
+			goto bad;
+		}
+		while (i < len && buf[i] != '\0' && (inq || (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n'))) {
+			char c = buf[i++];
+			if (c == '"') {
+				inq = !inq;
+				continue;
+			}
+			if (c == '=' && !haseq) {
+				haseq = 1;
+				sb_add(&val, "", 0);
+				continue;
+			}
+			sb_putc(haseq ? &val : &key, c);
+		}
+		if (inq) {
+			snprintf(err, errlen, "unterminated quote in the command line");
+			sb_free(&key);
+			sb_free(&val);
+			goto bad;
+		}
+		out->args = xrealloc(out->args, (out->n + 1) * sizeof *out->args);
+		out->args[out->n].key = sb_steal(&key);
+		out->args[out->n].val = haseq ? sb_steal(&val) : NULL;
+		out->n++;
+	}
+	return 0;
+bad:
+	cmdline_free(out);
+	return -1;
+}
+
+void cmdline_free(struct cmdline *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->args[i].key);
+		free(c->args[i].val);
+	}
+	free(c->args);
+	c->args = NULL;
+	c->n = 0;
+}
+
+enum ktype { K_BOOL, K_NAME, K_LIST, K_UINT, K_ENUM };
+
+struct keydef {
+	const char *name;
+	enum ktype type;
+	const char *choices;	/* K_ENUM: '|' separated */
+	size_t off;		/* offset in struct bbconf */
+	const char *help;
+};
+
+#define OFF(f) offsetof(struct bbconf, f)
+
+static const struct keydef keys[] = {
+	{ "plan", K_NAME, NULL, OFF(plan), "plan to run, by name" },
+	{ "disks", K_LIST, NULL, OFF(disks), "disks the appliance may write: serials, WWNs or by-path names, comma separated" },
+	{ "results", K_NAME, NULL, OFF(results), "auto (the partition named " RESULTS_PART_NAME "), none, or a device name" },
+	{ "reboot", K_BOOL, NULL, OFF(reboot), "1: reboot at the end instead of powering off" },
+	{ "shell", K_BOOL, NULL, OFF(shell), "1: open a shell on the console before the end" },
+	{ "lava", K_BOOL, NULL, OFF(lava), "1: also print records as LAVA test-case signals" },
+	{ "debug", K_BOOL, NULL, OFF(debug), "1: verbose console" },
+	{ "monitor_ms", K_UINT, NULL, OFF(monitor_ms), "system counter sampling interval in milliseconds" },
+	{ "mode", K_ENUM, "wallclock|deterministic", OFF(mode), "measurement mode the host booted us in" },
+	{ "accel", K_ENUM, "kvm|tcg|none", OFF(accel), "accelerator the host used (none: real hardware)" },
+};
+
+const char *bbconf_keys(void)
+{
+	static char list[512];
+	if (!list[0]) {
+		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+			if (i)
+				strcat(list, ", ");
+			strcat(list, keys[i].name);
+		}
+	}
+	return list;
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s || strlen(s) > 255)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-' || *s == ':' || *s == '/'))
+			return 0;
+	return 1;
+}
+
+static int valid_list(const char *s)
+{
+	/* comma separated names, no empty element */
+	char *copy = xstrdup(s), *save = NULL, *tok;
+	int ok = *s && s[strlen(s) - 1] != ',' && *s != ',' && !strstr(s, ",,");
+	for (tok = strtok_r(copy, ",", &save); ok && tok; tok = strtok_r(NULL, ",", &save))
+		ok = valid_name(tok);
+	free(copy);
+	return ok;
+}
+
+static int in_choices(const char *v, const char *choices)
+{
+	size_t n = strlen(v);
+	const char *p = choices;
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && !strncmp(p, v, n))
+			return 1;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return 0;
+}
+
+int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warnings,
+		 char *err, size_t errlen)
+{
+	memset(conf, 0, sizeof *conf);
+	conf->monitor_ms = 1000;
+	for (size_t i = 0; i < c->n; i++) {
+		const char *k = c->args[i].key, *v = c->args[i].val;
+		const struct keydef *d = NULL;
+		if (strncmp(k, "bootbench.", 10))
+			continue;
+		for (size_t j = 0; j < sizeof keys / sizeof *keys; j++)
+			if (!strcmp(k + 10, keys[j].name))
+				d = &keys[j];
+		if (!d) {
+			if (warnings)
+				sb_printf(warnings, "unknown key %s ignored (valid: %s)\n", k, bbconf_keys());
+			continue;
+		}
+		if (!v) {
+			snprintf(err, errlen, "bootbench.%s needs a value (bootbench.%s=...): %s",
+				 d->name, d->name, d->help);
+			return -1;
+		}
+		switch (d->type) {
+		case K_BOOL:
+			if (strcmp(v, "0") && strcmp(v, "1")) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected 0 or 1)", d->name, v);
+				return -1;
+			}
+			*(int *)((char *)conf + d->off) = v[0] == '1';
+			break;
+		case K_UINT: {
+			char *end;
+			unsigned long u;
+			errno = 0;
+			u = strtoul(v, &end, 10);
+			if (!*v || *end || errno || u == 0 || u > 3600000 || *v == '-') {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected a whole number from 1 to 3600000)",
+					 d->name, v);
+				return -1;
+			}
+			*(unsigned *)((char *)conf + d->off) = u;
+			break;
+		}
+		case K_NAME:
+		case K_LIST:
+		case K_ENUM: {
+			char **slot = (char **)((char *)conf + d->off);
+			if (d->type == K_NAME && !valid_name(v)) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected a name of letters, digits and . _ - : /)",
+					 d->name, v);
+				return -1;
+			}
+			if (d->type == K_LIST && !valid_list(v)) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected names separated by commas)",
+					 d->name, v);
+				return -1;
+			}
+			if (d->type == K_ENUM && !in_choices(v, d->choices)) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected one of %s)",
+					 d->name, v, d->choices);
+				return -1;
+			}
+			free(*slot);
+			*slot = xstrdup(v);
+			break;
+		}
+		}
+	}
+	if (!conf->results)
+		conf->results = xstrdup("auto");
+	if (!conf->mode)
+		conf->mode = xstrdup("wallclock");
+	return 0;
+}
+
+void bbconf_free(struct bbconf *conf)
+{
+	free(conf->plan);
+	free(conf->disks);
+	free(conf->results);
+	free(conf->mode);
+	free(conf->accel);
+	memset(conf, 0, sizeof *conf);
+}

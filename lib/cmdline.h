@@ -1,0 +1,53 @@
+/*
+ * cmdline.h - the kernel command line, split the way the kernel splits it,
+ * and the bootbench.* keys validated against one table.
+ *
+ * The parser takes a buffer; init reads /proc/cmdline and hands it over, the
+ * unit tests hand over table rows.
+ */
+#ifndef BB_CMDLINE_H
+#define BB_CMDLINE_H
+
+#include <stddef.h>
+
+#include "sbuf.h"
+
+struct kv {
+	char *key;
+	char *val;	/* NULL when the word had no '=' */
+};
+
+struct cmdline {
+	struct kv *args;
+	size_t n;
+};
+
+/* Split on blanks; double quotes group (kernel semantics: key="a b").
+ * Returns 0, or -1 with a message in err (unterminated quote, too many words). */
+int cmdline_split(const char *buf, size_t len, struct cmdline *out, char *err, size_t errlen);
+void cmdline_free(struct cmdline *c);
+
+/* What the appliance was told. Defaults are set by bbconf_parse. */
+struct bbconf {
+	char *plan;		/* plan name, NULL: none */
+	char *disks;		/* comma list of claimed disk ids, NULL: none */
+	char *results;		/* "auto", "none" or a device name */
+	int reboot;
+	int shell;
+	int lava;
+	int debug;
+	unsigned monitor_ms;
+	char *mode;		/* "wallclock" or "deterministic" */
+	char *accel;		/* how the host ran us, if it said: kvm, tcg, none */
+};
+
+/* Fill conf from the bootbench.* keys of c. Unknown bootbench.* keys are
+ * appended, one line each, to warnings. A malformed value is an error:
+ * returns -1 with a message naming the key, the value and what was expected. */
+int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warnings,
+		 char *err, size_t errlen);
+void bbconf_free(struct bbconf *conf);
+/* "plan, disks, ..." for messages and --help. */
+const char *bbconf_keys(void);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * proc.c - fork/exec with capture and deadline; child reaping.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "xio.h"
+
+double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void status_text(int st, char *buf, size_t len)
+{
+	if (WIFEXITED(st))
+		snprintf(buf, len, "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(buf, len, "status 0x%x", st);
+}
+
+int reap_children(void)
+{
+	int n = 0, st;
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		n++;
+	return n;
+}
+
+int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res)
+{
+	int pfd[2] = { -1, -1 };
+	double t0 = mono_now(), deadline = t0 + timeout_ms / 1000.0;
+	pid_t pid;
+
+	memset(res, 0, sizeof *res);
+	if (out && pipe2(pfd, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		if (out) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int devnull = open("/dev/null", O_RDONLY);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setpgid(0, 0);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		if (out) {
+			dup2(pfd[1], 1);
+			dup2(pfd[1], 2);
+		}
+		execv(argv[0], argv);
+		fprintf(stderr, "unable to run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	if (out) {
+		char buf[4096];
+		close(pfd[1]);
+		for (;;) {
+			struct pollfd p = { pfd[0], POLLIN, 0 };
+			int wait_ms = -1, r;
+			if (timeout_ms) {
+				double left = deadline - mono_now();
+				if (left <= 0) {
+					res->timed_out = 1;
+					kill(-pid, SIGKILL);
+					break;
+				}
+				wait_ms = (int)(left * 1000) + 1;
+			}
+			r = poll(&p, 1, wait_ms);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r == 0)
+				continue;	/* deadline checked above */
+			if (r < 0)
+				break;
+			ssize_t n = read(pfd[0], buf, sizeof buf);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			if (out->len < (16u << 20))	/* bounded: a chatty tool cannot eat memory */
+				sb_add(out, buf, n);
+		}
+		close(pfd[0]);
+	}
+	for (;;) {
+		int st;
+		pid_t r = waitpid(pid, &st, timeout_ms && !res->timed_out ? WNOHANG : 0);
+		if (r == pid) {
+			res->status = st;
+			break;
+		}
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r == 0) {
+			if (mono_now() >= deadline) {
+				res->timed_out = 1;
+				kill(-pid, SIGKILL);
+				continue;
+			}
+			usleep(10000);
+		}
+	}
+	res->wall_s = mono_now() - t0;
+	return 0;
+}

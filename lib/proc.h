@@ -1,0 +1,28 @@
+/*
+ * proc.h - running a helper program (mdadm, mkfs, zcat) with its output
+ * captured and a deadline, safely from PID 1 (signals are blocked there:
+ * the child gets an empty mask and its own process group, so a timeout kills
+ * the whole group).
+ */
+#ifndef BB_PROC_H
+#define BB_PROC_H
+
+#include "sbuf.h"
+
+struct run_result {
+	int status;		/* wait status */
+	int timed_out;
+	double wall_s;
+};
+
+/* Run argv[0] (a full path) with stdout+stderr captured into out (if not
+ * NULL; else inherited). timeout_ms 0: none. Returns 0 when it ran (look at
+ * res), -1 when it could not be started. */
+int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res);
+/* Text for a wait status: "exit 0", "killed by signal 9 (Killed)". */
+void status_text(int status, char *buf, size_t len);
+/* Reap every exited child without blocking; returns how many. */
+int reap_children(void);
+double mono_now(void);
+
+#endif
