@@ -1,0 +1,440 @@
+/*
+ * results.c - results partition format (docs/results-format.md).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "defaults.h"
+#include "gpt.h"
+#include "hash.h"
+#include "results.h"
+#include "xio.h"
+
+static uint32_t le32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+static void put32(unsigned char *p, uint32_t v) { p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24; }
+static void put64(unsigned char *p, uint64_t v) { put32(p, v); put32(p + 4, v >> 32); }
+
+static const char *const type_names[] = { NULL, "boot", "run", "end", "event" };
+
+const char *rs_type_name(uint32_t t)
+{
+	return t < sizeof type_names / sizeof *type_names ? type_names[t] : NULL;
+}
+
+int rs_type_from_name(const char *name)
+{
+	for (size_t i = 1; i < sizeof type_names / sizeof *type_names; i++)
+		if (!strcmp(type_names[i], name))
+			return i;
+	return 0;
+}
+
+/* Header block layout (little-endian):
+ *   0 magic[8]  8 version  12 header crc32c  16 created(8)  24 size(8)
+ *  32 instance[16]  48 data_off  52 block  56 plan_len  60 plan_crc
+ *  64 plan_name[64]  128.. zero up to 4096 (crc covers all 4096 bytes) */
+void rs_header_encode(const struct rs_header *h, unsigned char b[4096])
+{
+	memset(b, 0, 4096);
+	memcpy(b, RS_MAGIC, 8);
+	put32(b + 8, h->version);
+	put64(b + 16, h->created);
+	put64(b + 24, h->size);
+	memcpy(b + 32, h->instance, 16);
+	put32(b + 48, h->data_off);
+	put32(b + 52, h->block);
+	put32(b + 56, h->plan_len);
+	put32(b + 60, h->plan_crc);
+	memcpy(b + 64, h->plan_name, strnlen(h->plan_name, 63));
+	put32(b + 12, crc32c(0, b, 4096));
+}
+
+int rs_header_decode(const unsigned char *b, size_t len, struct rs_header *h, char *err, size_t errlen)
+{
+	unsigned char tmp[4096];
+	if (len < 4096 || memcmp(b, RS_MAGIC, 8)) {
+		snprintf(err, errlen, "no bootbench results header (magic %s not found)", RS_MAGIC);
+		return -1;
+	}
+	memcpy(tmp, b, 4096);
+	put32(tmp + 12, 0);
+	if (crc32c(0, tmp, 4096) != le32(b + 12)) {
+		snprintf(err, errlen, "results header checksum mismatch (damaged header)");
+		return -1;
+	}
+	memset(h, 0, sizeof *h);
+	h->version = le32(b + 8);
+	h->created = le64(b + 16);
+	h->size = le64(b + 24);
+	memcpy(h->instance, b + 32, 16);
+	h->data_off = le32(b + 48);
+	h->block = le32(b + 52);
+	h->plan_len = le32(b + 56);
+	h->plan_crc = le32(b + 60);
+	memcpy(h->plan_name, b + 64, 63);
+	h->plan_name[63] = 0;
+	if (h->version != RS_VERSION) {
+		snprintf(err, errlen, "results format version %u is not supported (this tool reads %u)",
+			 h->version, RS_VERSION);
+		return -1;
+	}
+	if (h->block < RESULTS_MIN_BLOCK || h->block > RESULTS_MAX_BLOCK || (h->block & (h->block - 1)) ||
+	    h->data_off < 4096 || h->data_off % h->block || h->size < (uint64_t)h->data_off + h->block ||
+	    h->plan_len > RESULTS_PLAN_MAX || 4096 + h->plan_len > h->data_off) {
+		snprintf(err, errlen, "results header has impossible geometry (block %u, data at %u, size %llu, plan %u)",
+			 h->block, h->data_off, (unsigned long long)h->size, h->plan_len);
+		return -1;
+	}
+	return 0;
+}
+
+/* Record header layout (little-endian, 64 bytes):
+ *   0 magic[8]  8 instance[16]  24 seq(8)  32 boot_id[16]  48 type  52 len
+ *  56 payload crc32c  60 header crc32c (over bytes 0..59)  64.. payload */
+size_t rs_record_encode(const struct rs_header *h, uint64_t seq, const unsigned char boot_id[16],
+			uint32_t type, const char *payload, size_t len, unsigned char **out)
+{
+	size_t span = (RS_REC_HDR + len + h->block - 1) / h->block * h->block;
+	unsigned char *b = xcalloc(1, span);
+	memcpy(b, RS_REC_MAGIC, 8);
+	memcpy(b + 8, h->instance, 16);
+	put64(b + 24, seq);
+	memcpy(b + 32, boot_id, 16);
+	put32(b + 48, type);
+	put32(b + 52, len);
+	put32(b + 56, crc32c(0, payload, len));
+	put32(b + 60, crc32c(0, b, 60));
+	memcpy(b + RS_REC_HDR, payload, len);
+	*out = b;
+	return span;
+}
+
+int rs_record_header_ok(const struct rs_header *h, const unsigned char *b, uint64_t off, struct rs_rec *r)
+{
+	uint64_t span;
+	uint32_t len;
+	if (memcmp(b, RS_REC_MAGIC, 8) || memcmp(b + 8, h->instance, 16) ||
+	    crc32c(0, b, 60) != le32(b + 60))
+		return -1;
+	len = le32(b + 52);
+	if (len > RECORD_PAYLOAD_MAX)
+		return -1;
+	span = (RS_REC_HDR + (uint64_t)len + h->block - 1) / h->block * h->block;
+	if (off + span > h->size)
+		return -1;
+	r->off = off;
+	r->seq = le64(b + 24);
+	memcpy(r->boot_id, b + 32, 16);
+	r->type = le32(b + 48);
+	r->len = len;
+	r->span = span;
+	r->payload = NULL;
+	return 0;
+}
+
+#define SCAN_CHUNK (1024 * 1024)
+
+/* First block-aligned offset >= from holding a valid record header, or 0. */
+static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from,
+		       unsigned char *chunk, int *ioerr)
+{
+	for (uint64_t base = from; base < h->size; base += SCAN_CHUNK) {
+		uint64_t want = h->size - base < SCAN_CHUNK ? h->size - base : SCAN_CHUNK;
+		long got = rd(rctx, chunk, want, base);
+		if (got < 0) {
+			*ioerr = 1;
+			return 0;
+		}
+		for (uint64_t o = 0; o + RS_REC_HDR <= (uint64_t)got; o += h->block) {
+			struct rs_rec r;
+			if (chunk[o] == 'B' && !rs_record_header_ok(h, chunk + o, base + o, &r))
+				return base + o;
+		}
+		if ((uint64_t)got < want)
+			break;
+	}
+	return 0;
+}
+
+int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct rs_scan_ops *ops,
+	    void *ctx, struct rs_scan_result *res, char *err, size_t errlen)
+{
+	unsigned char hb[RS_REC_HDR];
+	unsigned char *chunk = xmalloc(SCAN_CHUNK);
+	char *payload = NULL;
+	uint64_t pos = h->data_off;
+	int ioerr = 0;
+
+	memset(res, 0, sizeof *res);
+	res->end = pos;
+	while (pos + RS_REC_HDR <= h->size) {
+		struct rs_rec r;
+		long got = rd(rctx, hb, RS_REC_HDR, pos);
+		if (got < 0) {
+			snprintf(err, errlen, "read error at offset %llu", (unsigned long long)pos);
+			goto fail;
+		}
+		if (got == RS_REC_HDR && !rs_record_header_ok(h, hb, pos, &r)) {
+			payload = xrealloc(payload, r.len + 1);
+			got = rd(rctx, payload, r.len, pos + RS_REC_HDR);
+			if (got < 0) {
+				snprintf(err, errlen, "read error at offset %llu", (unsigned long long)pos);
+				goto fail;
+			}
+			payload[r.len] = 0;
+			if ((uint64_t)got == r.len && crc32c(0, payload, r.len) == le32(hb + 56)) {
+				r.payload = payload;
+				res->nrecords++;
+				if (r.seq > res->last_seq)
+					res->last_seq = r.seq;
+				if (ops && ops->record)
+					ops->record(ctx, &r);
+			} else {
+				res->ncorrupt++;
+				if (ops && ops->corrupt)
+					ops->corrupt(ctx, pos, "payload checksum mismatch (torn or damaged record), skipped");
+			}
+			/* a valid header proves the span: never write over it */
+			pos += r.span;
+			res->end = pos;
+			continue;
+		}
+		{
+			uint64_t next = resync(rd, rctx, h, pos + h->block, chunk, &ioerr);
+			if (ioerr) {
+				snprintf(err, errlen, "read error while scanning after offset %llu", (unsigned long long)pos);
+				goto fail;
+			}
+			if (next) {
+				res->ncorrupt++;
+				if (ops && ops->corrupt)
+					ops->corrupt(ctx, pos, "damaged record header, skipped to the next valid record");
+				pos = next;
+				continue;
+			}
+			/* the end; a record magic here means a write was cut short */
+			if (got >= 8 && !memcmp(hb, RS_REC_MAGIC, 8) && !memcmp(hb + 8, h->instance, 16 < got - 8 ? 16 : got - 8)) {
+				res->ncorrupt++;
+				if (ops && ops->corrupt)
+					ops->corrupt(ctx, pos, "torn record at the end (its write never completed), ignored");
+			}
+			break;
+		}
+	}
+	free(chunk);
+	free(payload);
+	return 0;
+fail:
+	free(chunk);
+	free(payload);
+	return -1;
+}
+
+/* ---------------- regions on files and devices ---------------- */
+
+int dev_geometry(int fd, uint64_t *size, unsigned *lbs)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (S_ISBLK(st.st_mode)) {
+		int s = 512;
+		if (ioctl(fd, BLKGETSIZE64, size) < 0)
+			return -1;
+		if (ioctl(fd, BLKSSZGET, &s) < 0)
+			s = 512;
+		*lbs = s;
+	} else if (S_ISREG(st.st_mode)) {
+		*size = st.st_size;
+		*lbs = 512;
+	} else {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+long rs_fd_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	const struct rs_region *reg = ctx;
+	if (off >= reg->size)
+		return 0;
+	if (len > reg->size - off)
+		len = reg->size - off;
+	return pread_all(reg->fd, buf, len, reg->base + off);
+}
+
+int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t errlen)
+{
+	unsigned char gtype[16], blk[4096];
+	struct gpt_part p;
+	uint64_t size;
+	unsigned lbs;
+	long got;
+
+	if (dev_geometry(fd, &size, &lbs) < 0) {
+		snprintf(err, errlen, "unable to get the size of %s: %s", path, strerror(errno));
+		return -1;
+	}
+	guid_parse(RESULTS_TYPE_GUID, gtype);
+	reg->fd = fd;
+	reg->lbs = lbs;
+	/* a whole disk or image with a GPT; try 512 and 4096-byte sectors */
+	for (unsigned try = lbs; try <= 4096; try *= 8) {
+		int r = gpt_find(fd, try, RESULTS_PART_NAME, gtype, &p);
+		if (r < 0) {
+			snprintf(err, errlen, "unable to read %s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (r == 1) {
+			reg->base = p.first_lba * try;
+			reg->size = (p.last_lba - p.first_lba + 1) * try;
+			if (reg->base + reg->size > size) {
+				snprintf(err, errlen, "%s: partition %u (%s) extends past the end of the disk",
+					 path, p.index, p.name);
+				return 0;
+			}
+			snprintf(reg->desc, sizeof reg->desc, "%s partition %u (%s)", path, p.index, p.name);
+			return 1;
+		}
+		if (try == 4096)
+			break;
+	}
+	/* a bare partition: our header at offset 0 */
+	got = pread_all(fd, blk, sizeof blk, 0);
+	if (got < 0) {
+		snprintf(err, errlen, "unable to read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (got == sizeof blk && !memcmp(blk, RS_MAGIC, 8)) {
+		reg->base = 0;
+		reg->size = size;
+		snprintf(reg->desc, sizeof reg->desc, "%s (bare results partition)", path);
+		return 1;
+	}
+	snprintf(err, errlen, "%s has no partition named %s and no results header", path, RESULTS_PART_NAME);
+	return 0;
+}
+
+int rs_format(const struct rs_region *reg, const char *plan_name, const char *plan,
+	      size_t plan_len, char *err, size_t errlen)
+{
+	struct rs_header h = {0};
+	unsigned char *area;
+	if (plan_len > RESULTS_PLAN_MAX) {
+		snprintf(err, errlen, "plan is %zu bytes; at most %d fit in the header", plan_len, RESULTS_PLAN_MAX);
+		errno = EFBIG;
+		return -1;
+	}
+	if (reg->size < RESULTS_HDR_AREA + 64 * 1024) {
+		snprintf(err, errlen, "results partition of %llu bytes is too small (at least %d KiB)",
+			 (unsigned long long)reg->size, (RESULTS_HDR_AREA + 64 * 1024) / 1024);
+		errno = ENOSPC;
+		return -1;
+	}
+	h.version = RS_VERSION;
+	h.created = time(NULL);
+	h.size = reg->size;
+	random_bytes(h.instance, 16);
+	h.data_off = RESULTS_HDR_AREA;
+	h.block = reg->lbs < RESULTS_MIN_BLOCK ? RESULTS_MIN_BLOCK : reg->lbs;
+	if (plan) {
+		snprintf(h.plan_name, sizeof h.plan_name, "%s", plan_name ? plan_name : "stored");
+		h.plan_len = plan_len;
+		h.plan_crc = crc32c(0, plan, plan_len);
+	}
+	/* header area plus the first record block: zero, so a new instance
+	 * starts clean even over old data (stale records differ in instance) */
+	area = xcalloc(1, RESULTS_HDR_AREA + h.block);
+	rs_header_encode(&h, area);
+	if (plan)
+		memcpy(area + 4096, plan, plan_len);
+	if (pwrite_all(reg->fd, area, RESULTS_HDR_AREA + h.block, reg->base) < 0 || fdatasync(reg->fd) < 0) {
+		snprintf(err, errlen, "unable to write the results header: %s", strerror(errno));
+		free(area);
+		return -1;
+	}
+	free(area);
+	return 0;
+}
+
+char *rs_read_plan(const struct rs_region *reg, const struct rs_header *h, char *err, size_t errlen)
+{
+	char *plan;
+	if (!h->plan_len)
+		return NULL;
+	plan = xmalloc(h->plan_len + 1);
+	if (rs_fd_read((void *)reg, plan, h->plan_len, 4096) != (long)h->plan_len ||
+	    crc32c(0, plan, h->plan_len) != h->plan_crc) {
+		snprintf(err, errlen, "stored plan is unreadable or damaged (checksum mismatch)");
+		free(plan);
+		return NULL;
+	}
+	plan[h->plan_len] = 0;
+	return plan;
+}
+
+int rs_writer_open(struct rs_writer *w, const struct rs_region *reg, const unsigned char boot_id[16],
+		   const struct rs_scan_ops *ops, void *ctx, char *err, size_t errlen)
+{
+	unsigned char blk[4096];
+	struct rs_scan_result res;
+	memset(w, 0, sizeof *w);
+	w->reg = *reg;
+	memcpy(w->boot_id, boot_id, 16);
+	if (rs_fd_read(&w->reg, blk, sizeof blk, 0) != (long)sizeof blk) {
+		snprintf(err, errlen, "unable to read the results header of %s", reg->desc);
+		return -1;
+	}
+	if (rs_header_decode(blk, sizeof blk, &w->h, err, errlen) < 0)
+		return -1;
+	if (w->h.size > reg->size) {
+		snprintf(err, errlen, "results header of %s claims %llu bytes but the partition has %llu",
+			 reg->desc, (unsigned long long)w->h.size, (unsigned long long)reg->size);
+		return -1;
+	}
+	if (rs_scan(rs_fd_read, &w->reg, &w->h, ops, ctx, &res, err, errlen) < 0)
+		return -1;
+	w->end = res.end;
+	w->seq = res.last_seq;
+	return 0;
+}
+
+int rs_append(struct rs_writer *w, uint32_t type, const char *payload, size_t len, uint64_t *seq)
+{
+	unsigned char *rec;
+	size_t span;
+	if (w->full || len > RECORD_PAYLOAD_MAX) {
+		errno = w->full ? ENOSPC : EFBIG;
+		return -1;
+	}
+	span = rs_record_encode(&w->h, w->seq + 1, w->boot_id, type, payload, len, &rec);
+	if (w->end + span > w->h.size) {
+		free(rec);
+		w->full = 1;
+		errno = ENOSPC;
+		return -1;
+	}
+	if (pwrite_all(w->reg.fd, rec, span, w->reg.base + w->end) < 0 || fdatasync(w->reg.fd) < 0) {
+		int e = errno;
+		free(rec);
+		errno = e;
+		return -1;
+	}
+	free(rec);
+	w->end += span;
+	w->seq++;
+	if (seq)
+		*seq = w->seq;
+	return 0;
+}
