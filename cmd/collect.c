@@ -1,0 +1,317 @@
+/*
+ * collect.c - bootbench collect: every valid record of a results disk image,
+ * block device, bare partition or console log, in order.
+ */
+const char collect_usage[] =
+"usage: bootbench collect SOURCE... [--format jsonl|csv]\n"
+"\n"
+"SOURCE is a disk image or block device with a GPT partition named\n"
+"bootbench-results, a bare results partition, or a console log holding\n"
+"`BOOTBENCH {...}` lines. Prints every valid record in order, one per line:\n"
+"  jsonl  {\"seq\":N,\"boot_id\":\"...\",\"type\":\"boot|run|end\",\"data\":{...}}\n"
+"  csv    seq,boot_id,kernel,type,plan,workload,layout,tunables,iteration,\n"
+"         status,metric,value,unit,better   (one row per metric)\n"
+"A partition and the console log of the same boots print identical jsonl.\n"
+"Corrupt or torn records are reported on stderr with their byte offset (or\n"
+"line number) and skipped.\n"
+"\n"
+"exit: 0 when every source was read, 1 when a source has no results\n"
+"partition or cannot be read, 100 on bad usage.\n";
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "defaults.h"
+#include "err.h"
+#include "json.h"
+#include "record.h"
+#include "results.h"
+#include "xio.h"
+
+struct out {
+	int csv;
+	const char *src;
+	/* kernel release per boot id, for the csv kernel column */
+	char (*boot)[33];
+	char **kernel;
+	size_t nboot;
+};
+
+static void csv_field(const char *s)
+{
+	if (!s)
+		return;
+	if (strpbrk(s, ",\"\n\r")) {
+		putchar('"');
+		for (; *s; s++) {
+			if (*s == '"')
+				putchar('"');
+			putchar(*s);
+		}
+		putchar('"');
+	} else {
+		fputs(s, stdout);
+	}
+}
+
+static void compact(struct sbuf *sb, const struct jv *v)
+{
+	/* {"a":1,"b":"x"} -> a=1;b=x, for the one-cell tunables column */
+	if (!v || v->t != J_OBJ)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		if (i)
+			sb_putc(sb, ';');
+		sb_printf(sb, "%s=", v->keys[i]);
+		if (v->items[i]->t == J_STR)
+			sb_puts(sb, v->items[i]->str);
+		else
+			json_dump(sb, v->items[i]);
+	}
+}
+
+static const char *kernel_of(struct out *o, const char *boot)
+{
+	for (size_t i = 0; i < o->nboot; i++)
+		if (!strcmp(o->boot[i], boot))
+			return o->kernel[i];
+	return NULL;
+}
+
+static void print_csv(struct out *o, const struct jv *rec)
+{
+	const struct jv *data = json_get(rec, "data"), *metrics, *layout;
+	const char *type = json_get_str(rec, "type"), *boot = json_get_str(rec, "boot_id");
+	struct sbuf seq = {0}, tun = {0}, iter = {0};
+	const char *kernel, *layout_name = NULL;
+	size_t nrows = 1;
+
+	if (!type || !boot)
+		return;
+	if (!strcmp(type, "boot")) {
+		const char *rel = json_get_str(json_get(data, "kernel"), "release");
+		o->boot = xrealloc(o->boot, (o->nboot + 1) * sizeof *o->boot);
+		o->kernel = xrealloc(o->kernel, (o->nboot + 1) * sizeof *o->kernel);
+		snprintf(o->boot[o->nboot], 33, "%s", boot);
+		o->kernel[o->nboot++] = xstrdup(rel ? rel : "");
+	}
+	kernel = kernel_of(o, boot);
+	if (json_get(rec, "seq") && json_get(rec, "seq")->t == J_NUM)
+		json_dump(&seq, json_get(rec, "seq"));
+	compact(&tun, json_get(data, "tunables"));
+	if (json_get(data, "iteration"))
+		json_dump(&iter, json_get(data, "iteration"));
+	layout = json_get(data, "layout");
+	layout_name = layout && layout->t == J_OBJ ? json_get_str(layout, "name") : json_get_str(data, "layout");
+	metrics = json_get(data, "metrics");
+	if (metrics && metrics->t == J_ARR && metrics->n)
+		nrows = metrics->n;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct jv *m = metrics && metrics->t == J_ARR && i < metrics->n ? metrics->items[i] : NULL;
+		struct sbuf val = {0};
+		if (m && json_get(m, "value"))
+			json_dump(&val, json_get(m, "value"));
+		csv_field(seq.s); putchar(',');
+		csv_field(boot); putchar(',');
+		csv_field(kernel); putchar(',');
+		csv_field(type); putchar(',');
+		csv_field(json_get_str(data, "plan")); putchar(',');
+		csv_field(json_get_str(data, "workload")); putchar(',');
+		csv_field(layout_name); putchar(',');
+		csv_field(tun.s); putchar(',');
+		csv_field(iter.s); putchar(',');
+		csv_field(json_get_str(data, "status")); putchar(',');
+		csv_field(m ? json_get_str(m, "name") : NULL); putchar(',');
+		csv_field(val.s); putchar(',');
+		csv_field(m ? json_get_str(m, "unit") : NULL); putchar(',');
+		csv_field(m ? json_get_str(m, "better") : NULL);
+		putchar('\n');
+		sb_free(&val);
+	}
+	sb_free(&seq);
+	sb_free(&tun);
+	sb_free(&iter);
+}
+
+/* One record's canonical line: parse it (it must be JSON) and dump it, so
+ * the partition and the console print byte-identical text. */
+static int emit(struct out *o, const char *line, size_t len, char *err, size_t errlen)
+{
+	struct jv *v = json_parse(line, len, err, errlen);
+	struct sbuf sb = {0};
+	if (!v)
+		return -1;
+	if (v->t != J_OBJ || !json_get_str(v, "type") || !json_get(v, "data") ||
+	    json_get(v, "data")->t != J_OBJ) {
+		snprintf(err, errlen, "not a bootbench record (needs type and data)");
+		json_free(v);
+		return -1;
+	}
+	if (o->csv) {
+		print_csv(o, v);
+	} else {
+		json_dump(&sb, v);
+		puts(sb.s);
+		sb_free(&sb);
+	}
+	json_free(v);
+	return 0;
+}
+
+struct part_ctx {
+	struct out *o;
+	int bad;
+};
+
+static void part_record(void *ctx, const struct rs_rec *r)
+{
+	struct part_ctx *pc = ctx;
+	struct sbuf line = {0};
+	char err[160];
+	rec_line(&line, r->seq, r->boot_id, r->type, r->payload, r->len);
+	if (emit(pc->o, line.s, line.len, err, sizeof err) < 0) {
+		warn("%s: record at offset %llu (seq %llu) has a valid checksum but bad JSON: %s",
+		     pc->o->src, (unsigned long long)r->off, (unsigned long long)r->seq, err);
+		pc->bad++;
+	}
+	sb_free(&line);
+}
+
+static void part_corrupt(void *ctx, uint64_t off, const char *why)
+{
+	struct part_ctx *pc = ctx;
+	warn("%s: offset %llu: %s", pc->o->src, (unsigned long long)off, why);
+	pc->bad++;
+}
+
+static int collect_console(struct out *o, int fd)
+{
+	size_t len;
+	char *buf = read_fd(fd, 1u << 30, &len), *p, *end;
+	unsigned long lineno = 0, found = 0;
+	if (!buf) {
+		warn_sys("unable to read %s", o->src);
+		return 1;
+	}
+	for (p = buf, end = buf + len; p < end;) {
+		char *nl = memchr(p, '\n', end - p), *rec, err[160];
+		size_t ll;
+		if (!nl)
+			nl = end;
+		lineno++;
+		ll = nl - p;
+		rec = memmem(p, ll, CONSOLE_PREFIX "{", strlen(CONSOLE_PREFIX) + 1);
+		if (rec) {
+			size_t rl = nl - rec - strlen(CONSOLE_PREFIX);
+			char *json = rec + strlen(CONSOLE_PREFIX);
+			while (rl && (json[rl - 1] == '\r' || json[rl - 1] == ' '))
+				rl--;
+			found++;
+			if (emit(o, json, rl, err, sizeof err) < 0)
+				warn("%s: line %lu: damaged record line (%s), skipped", o->src, lineno, err);
+		}
+		p = nl + 1;
+	}
+	free(buf);
+	if (!found) {
+		warn("%s: no results partition and no BOOTBENCH lines: nothing to collect", o->src);
+		return 1;
+	}
+	return 0;
+}
+
+static int collect_one(struct out *o, const char *path)
+{
+	static const struct rs_scan_ops ops = { part_record, part_corrupt };
+	struct rs_region reg;
+	struct rs_header h;
+	struct rs_scan_result res;
+	struct part_ctx pc = { o, 0 };
+	unsigned char blk[4096];
+	char err[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+
+	o->src = path;
+	if (fd < 0) {
+		warn_sys("unable to open %s", path);
+		return 1;
+	}
+	r = rs_locate(fd, path, &reg, err, sizeof err);
+	if (r < 0) {
+		warn("%s", err);
+		close(fd);
+		return 1;
+	}
+	if (r == 0) {
+		/* not a disk or partition of ours: perhaps a console log */
+		r = collect_console(o, fd);
+		close(fd);
+		return r;
+	}
+	if (rs_fd_read(&reg, blk, sizeof blk, 0) != (long)sizeof blk ||
+	    rs_header_decode(blk, sizeof blk, &h, err, sizeof err) < 0) {
+		if (rs_fd_read(&reg, blk, 1, 0) != 1)
+			snprintf(err, sizeof err, "unable to read the results header");
+		warn("%s: %s", reg.desc, err);
+		close(fd);
+		return 1;
+	}
+	if (h.size > reg.size) {
+		warn("%s: header claims %llu bytes, the partition has %llu: reading what is there",
+		     reg.desc, (unsigned long long)h.size, (unsigned long long)reg.size);
+		h.size = reg.size;
+	}
+	if (rs_scan(rs_fd_read, &reg, &h, &ops, &pc, &res, err, sizeof err) < 0) {
+		warn("%s: %s", reg.desc, err);
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	info("%s: %llu records, %llu damaged, %llu of %llu KiB used", reg.desc,
+	     (unsigned long long)res.nrecords, (unsigned long long)res.ncorrupt,
+	     (unsigned long long)res.end / 1024, (unsigned long long)h.size / 1024);
+	return 0;
+}
+
+int collect_main(int argc, char **argv)
+{
+	struct out o = {0};
+	int rc = 0, nsrc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") || !strncmp(argv[i], "--format=", 9)) {
+			const char *f = argv[i][8] == '=' ? argv[i] + 9 : (i + 1 < argc ? argv[++i] : "");
+			if (!strcmp(f, "csv"))
+				o.csv = 1;
+			else if (strcmp(f, "jsonl"))
+				die(EXIT_BADINPUT, "unknown format \"%s\" (jsonl or csv)", f);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			die(EXIT_BADINPUT, "unknown option %s (see bootbench collect --help)", argv[i]);
+		}
+	}
+	if (o.csv)
+		puts("seq,boot_id,kernel,type,plan,workload,layout,tunables,iteration,status,metric,value,unit,better");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--format")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--format=", 9))
+			continue;
+		nsrc++;
+		if (collect_one(&o, argv[i]))
+			rc = 1;
+		fflush(stdout);
+	}
+	if (!nsrc) {
+		fputs(collect_usage, stderr);
+		die(EXIT_BADINPUT, "no SOURCE given");
+	}
+	return rc;
+}

@@ -1,0 +1,28 @@
+/*
+ * commands.h - the multicall table: one command per file in cmd/ (toybox).
+ * Each file starts with its usage text; `bootbench CMD --help` prints it.
+ */
+#ifndef BB_COMMANDS_H
+#define BB_COMMANDS_H
+
+struct command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+};
+
+extern const struct command commands[];
+
+int collect_main(int argc, char **argv);
+int mkresults_main(int argc, char **argv);
+int init_main(int argc, char **argv);
+
+extern const char collect_usage[], mkresults_usage[], init_usage[];
+
+/* Small shared helpers for commands. */
+int wants_help(int argc, char **argv);
+/* Parse "64M", "1G", "4096", "512K" into bytes; -1 when malformed. */
+long long parse_size(const char *s);
+
+#endif

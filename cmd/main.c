@@ -1,0 +1,102 @@
+/*
+ * main.c - the bootbench multicall binary: host tool and appliance init.
+ *
+ * Invoked as /init (or as PID 1) it is the appliance; otherwise the first
+ * argument names a command from the table below.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "defaults.h"
+#include "err.h"
+
+const char init_usage[] =
+"usage: bootbench init\n"
+"\n"
+"The appliance's PID 1 (the userland's /init is a link to bootbench). It\n"
+"mounts /proc, /sys and devtmpfs, reads bootbench.* keys from the kernel\n"
+"command line, loads the kernel's module archive, finds disks and the\n"
+"results partition, records the boot, runs the plan, and powers off.\n"
+"Refuses to run on the host unless it is PID 1.\n";
+
+const struct command commands[] = {
+	{ "collect", collect_main, "print the records of a results disk, partition or console log", collect_usage },
+	{ "mkresults", mkresults_main, "create a results disk image, or format a device as one", mkresults_usage },
+	{ "init", init_main, "the appliance's PID 1 (only inside the appliance)", init_usage },
+	{ NULL, NULL, NULL, NULL },
+};
+
+int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+long long parse_size(const char *s)
+{
+	char *end;
+	long long v;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoll(s, &end, 10);
+	if (end == s)
+		return -1;
+	switch (*end) {
+	case 0: return v;
+	case 'k': case 'K': v <<= 10; break;
+	case 'm': case 'M': v <<= 20; break;
+	case 'g': case 'G': v <<= 30; break;
+	case 't': case 'T': v <<= 40; break;
+	default: return -1;
+	}
+	if (end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
+		return -1;
+	return v;
+}
+
+static void usage(FILE *o)
+{
+	fprintf(o, "usage: bootbench COMMAND [ARGS...]   (bootbench COMMAND --help for more)\n\ncommands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(o, "  %-10s %s\n", c->name, c->summary);
+	fprintf(o, "\nexit codes: 0 ok, 1 nothing found/readable, %d bad input, %d system failure\n",
+		EXIT_BADINPUT, EXIT_SYSFAIL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (getpid() == 1 || !strcmp(base, "init")) {
+		if (getpid() != 1) {
+			fputs(init_usage, stderr);
+			die(EXIT_BADINPUT, "init runs only as PID 1 inside the appliance");
+		}
+		return init_main(argc, argv);
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BADINPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, argv[1])) {
+			if (wants_help(argc - 1, argv + 1)) {
+				fputs(c->usage, stdout);
+				return 0;
+			}
+			if (!strcmp(c->name, "init") && getpid() != 1)
+				die(EXIT_BADINPUT, "init runs only as PID 1 inside the appliance");
+			return c->main(argc - 1, argv + 1);
+		}
+	usage(stderr);
+	die(EXIT_BADINPUT, "unknown command %s", argv[1]);
+}

@@ -1,0 +1,171 @@
+/*
+ * mkresults.c - bootbench mkresults: create a results disk image, or turn a
+ * real disk into one (only when told twice, and only when it looks unused).
+ */
+const char mkresults_usage[] =
+"usage: bootbench mkresults IMAGE [--size SIZE] [--plan FILE] [--force]\n"
+"       bootbench mkresults --device DEV --yes-destroy [--force] [--plan FILE]\n"
+"\n"
+"Creates a GPT disk with one partition named bootbench-results (type GUID\n"
+"6b6f6f62-6562-636e-6872-657375746c73) and writes an empty results header.\n"
+"  IMAGE          a new sparse image file (SIZE default 64M; K, M, G suffixes)\n"
+"  --device DEV   a real block device: everything on it is destroyed; needs\n"
+"                 --yes-destroy, and refuses a device holding any partition\n"
+"                 table or filesystem/RAID signature unless --force is given\n"
+"  --plan FILE    store a plan in the header; boots without bootbench.plan=\n"
+"                 run it (the command line wins)\n"
+"  --force        overwrite an existing IMAGE / ignore signatures on DEV\n"
+"\n"
+"exit: 0 created, 100 bad input or refused, 111 system failure.\n";
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "defaults.h"
+#include "err.h"
+#include "gpt.h"
+#include "results.h"
+#include "xio.h"
+
+/* Signatures that mean "somebody's data lives here". */
+static const struct sig {
+	long long off;
+	const char *magic;
+	int len;
+	const char *what;
+} sigs[] = {
+	{ 510, "\x55\xaa", 2, "an MBR / boot sector" },
+	{ 512, "EFI PART", 8, "a GPT partition table" },
+	{ 4096, "EFI PART", 8, "a GPT partition table (4K sectors)" },
+	{ 1080, "\x53\xef", 2, "an ext2/3/4 filesystem" },
+	{ 0, "XFSB", 4, "an XFS filesystem" },
+	{ 4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.2)" },
+	{ 0, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.1)" },
+	{ 4086, "SWAPSPACE2", 10, "a swap area" },
+	{ 4086, "SWAP-SPACE", 10, "a swap area" },
+	{ 512, "LABELONE", 8, "an LVM physical volume" },
+	{ 65600, "_BHRfS_M", 8, "a btrfs filesystem" },
+	{ 32769, "CD001", 5, "an ISO 9660 filesystem" },
+	{ 0, "BOOTBNCH", 8, "a bootbench results partition" },
+	{ 0, "BBSCRATCH", 9, "a bootbench scratch label" },
+};
+
+static const char *find_signature(int fd)
+{
+	unsigned char buf[70000];
+	long got = pread_all(fd, buf, sizeof buf, 0);
+	if (got < 0)
+		return "unreadable contents";
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		if (sigs[i].off + sigs[i].len <= got && !memcmp(buf + sigs[i].off, sigs[i].magic, sigs[i].len))
+			return sigs[i].what;
+	return NULL;
+}
+
+static char *load_plan(const char *file, size_t *len, char *name, size_t namelen)
+{
+	char *text = read_file(file, len);
+	const char *b = strrchr(file, '/');
+	char *dot;
+	if (!text)
+		die_sys(EXIT_BADINPUT, "unable to read plan %s", file);
+	if (*len > RESULTS_PLAN_MAX)
+		die(EXIT_BADINPUT, "plan %s is %zu bytes; the header holds at most %d", file, *len, RESULTS_PLAN_MAX);
+	snprintf(name, namelen, "%s", b ? b + 1 : file);
+	dot = strrchr(name, '.');
+	if (dot && !strcmp(dot, ".plan"))
+		*dot = 0;
+	return text;
+}
+
+int mkresults_main(int argc, char **argv)
+{
+	const char *image = NULL, *device = NULL, *planfile = NULL;
+	long long size = RESULTS_DEFAULT_SIZE;
+	int yes = 0, force = 0, fd;
+	unsigned char gtype[16];
+	struct gpt_part part;
+	struct rs_region reg;
+	uint64_t bytes;
+	unsigned lbs;
+	char *plan = NULL, planname[64] = "", err[256];
+	size_t planlen = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--size") && i + 1 < argc) {
+			size = parse_size(argv[++i]);
+			if (size < 0)
+				die(EXIT_BADINPUT, "bad --size \"%s\" (e.g. 64M, 1G)", argv[i]);
+		} else if (!strcmp(a, "--device") && i + 1 < argc) {
+			device = argv[++i];
+		} else if (!strcmp(a, "--plan") && i + 1 < argc) {
+			planfile = argv[++i];
+		} else if (!strcmp(a, "--yes-destroy")) {
+			yes = 1;
+		} else if (!strcmp(a, "--force")) {
+			force = 1;
+		} else if (a[0] == '-') {
+			die(EXIT_BADINPUT, "unknown or incomplete option %s (see bootbench mkresults --help)", a);
+		} else if (!image) {
+			image = a;
+		} else {
+			die(EXIT_BADINPUT, "more than one IMAGE given (%s, %s)", image, a);
+		}
+	}
+	if (!!image == !!device)
+		die(EXIT_BADINPUT, "give exactly one of IMAGE or --device DEV (see bootbench mkresults --help)");
+	if (planfile)
+		plan = load_plan(planfile, &planlen, planname, sizeof planname);
+	guid_parse(RESULTS_TYPE_GUID, gtype);
+
+	if (image) {
+		struct stat st;
+		if (size < 2 * 1024 * 1024)
+			die(EXIT_BADINPUT, "--size %lld is too small: at least 2M", size);
+		if (stat(image, &st) == 0 && !force)
+			die(EXIT_BADINPUT, "%s exists; refusing to overwrite it (use --force)", image);
+		fd = open(image, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die_sys(EXIT_SYSFAIL, "unable to create %s", image);
+		if (ftruncate(fd, size) < 0)
+			die_sys(EXIT_SYSFAIL, "unable to size %s to %lld bytes", image, size);
+	} else {
+		const char *sig;
+		struct stat st;
+		if (!yes)
+			die(EXIT_BADINPUT, "--device destroys everything on %s: add --yes-destroy if you mean it", device);
+		fd = open(device, O_RDWR | O_CLOEXEC | O_EXCL);
+		if (fd < 0)
+			die_sys(EXIT_SYSFAIL, "unable to open %s exclusively (in use?)", device);
+		if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode))
+			die(EXIT_BADINPUT, "%s is not a block device (for an image file, give it as IMAGE)", device);
+		sig = find_signature(fd);
+		if (sig && !force)
+			die(EXIT_BADINPUT, "%s holds %s; refusing to destroy it (add --force after checking)", device, sig);
+	}
+	if (dev_geometry(fd, &bytes, &lbs) < 0)
+		die_sys(EXIT_SYSFAIL, "unable to get the size of %s", image ? image : device);
+	if (gpt_write_disk(fd, bytes, lbs, gtype, RESULTS_PART_NAME, &part) < 0)
+		die_sys(EXIT_SYSFAIL, "unable to write a partition table to %s", image ? image : device);
+	reg.fd = fd;
+	reg.base = part.first_lba * lbs;
+	reg.size = (part.last_lba - part.first_lba + 1) * lbs;
+	reg.lbs = lbs;
+	if (rs_format(&reg, planname, plan, planlen, err, sizeof err) < 0)
+		die(EXIT_SYSFAIL, "%s", err);
+	if (fsync(fd) < 0 || close(fd) < 0)
+		die_sys(EXIT_SYSFAIL, "unable to flush %s", image ? image : device);
+	info("%s: results partition %u, %llu KiB for records%s%s", image ? image : device, part.index,
+	     (unsigned long long)(reg.size - RESULTS_HDR_AREA) / 1024, plan ? ", stored plan " : "",
+	     plan ? planname : "");
+	free(plan);
+	return 0;
+}

@@ -1,0 +1,157 @@
+/*
+ * bootrec.c - what this boot is: the boot record and the console summary.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "init.h"
+#include "json.h"
+#include "proc.h"
+#include "xio.h"
+
+/* sha256 of the kernel's own config (/proc/config.gz, decompressed), or "" */
+static void config_sha256(char hex[65])
+{
+	char *argv[] = { (char *)BUSYBOX, (char *)"zcat", (char *)"/proc/config.gz", NULL };
+	struct sbuf out = {0};
+	struct run_result r;
+	hex[0] = 0;
+	if (access("/proc/config.gz", R_OK) != 0)
+		return;
+	if (run_capture(argv, &out, 30000, &r) == 0 && WIFEXITED(r.status) && !WEXITSTATUS(r.status) && out.len)
+		sha256_hex(out.s, out.len, hex);
+	sb_free(&out);
+}
+
+static void cpu_info(char *model, size_t mlen, int *count)
+{
+	char *buf = read_file("/proc/cpuinfo", NULL), *line, *save = NULL;
+	*count = 0;
+	snprintf(model, mlen, "unknown");
+	if (!buf)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "processor", 9))
+			(*count)++;
+		else if (!strncmp(line, "model name", 10) && *count == 1) {
+			char *c = strchr(line, ':');
+			if (c)
+				snprintf(model, mlen, "%s", c + 2);
+		}
+	}
+	free(buf);
+}
+
+static long long meminfo_kib(const char *key)
+{
+	char *buf = read_file("/proc/meminfo", NULL), *p;
+	long long v = -1;
+	if (!buf)
+		return -1;
+	p = strstr(buf, key);
+	if (p)
+		v = strtoll(p + strlen(key), NULL, 10);
+	free(buf);
+	return v;
+}
+
+static void words_array(struct jw *w, const char *key, const struct sbuf *sb)
+{
+	char *copy = xstrdup(sb->s ? sb->s : ""), *tok, *save = NULL;
+	jw_arr(w, key);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		jw_str(w, NULL, tok);
+	jw_arr_end(w);
+	free(copy);
+}
+
+char *boot_record_json(void)
+{
+	struct jw w;
+	char model[128], cfg[65];
+	int ncpu;
+
+	cpu_info(model, sizeof model, &ncpu);
+	config_sha256(cfg);
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	jw_obj(&w, "kernel");
+	jw_str(&w, "release", A.release);
+	jw_str(&w, "version", A.version);
+	jw_str(&w, "config_sha256", cfg[0] ? cfg : NULL);
+	jw_obj_end(&w);
+	jw_str(&w, "cmdline", A.cmdline_raw);
+	jw_str(&w, "userland", A.userland_id);
+	jw_str(&w, "mode", A.conf.mode);
+	jw_str(&w, "accel", A.conf.accel);
+	jw_obj(&w, "cpu");
+	jw_str(&w, "model", model);
+	jw_int(&w, "count", ncpu);
+	jw_obj_end(&w);
+	jw_obj(&w, "memory");
+	jw_int(&w, "total_kib", meminfo_kib("MemTotal:"));
+	jw_str(&w, "unit", "KiB");
+	jw_obj_end(&w);
+	jw_arr(&w, "devices");
+	for (size_t i = 0; i < A.ndevs; i++) {
+		const struct blkdev *d = &A.devs[i];
+		jw_obj(&w, NULL);
+		jw_str(&w, "name", d->name);
+		jw_int(&w, "size_bytes", d->size);
+		jw_int(&w, "logical_block_size", d->lbs);
+		jw_str(&w, "model", d->model);
+		jw_str(&w, "serial", d->serial);
+		jw_str(&w, "wwid", d->wwid);
+		jw_str(&w, "path_id", d->path_id);
+		jw_bool(&w, "rotational", d->rotational);
+		jw_bool(&w, "ro", d->ro);
+		jw_bool(&w, "results", !strcmp(d->name, A.results_dev));
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj(&w, "modules");
+	words_array(&w, "loaded", &A.mod_loaded);
+	words_array(&w, "missing", &A.mod_missing);
+	words_array(&w, "failed", &A.mod_failed);
+	jw_obj_end(&w);
+	jw_obj(&w, "init_uptime");
+	jw_num(&w, "value", A.uptime_start);
+	jw_str(&w, "unit", "s");
+	jw_str(&w, "better", "lower");
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	return sb_steal(&w.sb);
+}
+
+void print_summary(void)
+{
+	FILE *o = stdout;
+	fprintf(o, "bootbench: ---- boot summary ----\n");
+	fprintf(o, "bootbench: kernel:   %s %s\n", A.release, A.version);
+	fprintf(o, "bootbench: userland: %s\n", A.userland_id);
+	fprintf(o, "bootbench: cmdline:  %s\n", A.cmdline_raw ? A.cmdline_raw : "");
+	fprintf(o, "bootbench: modules:  %u loaded, %u missing, %u failed\n", A.nloaded, A.nmissing, A.nfailed);
+	if (A.nmissing)
+		fprintf(o, "bootbench: missing modules: %s\n", A.mod_missing.s);
+	if (A.nfailed)
+		fprintf(o, "bootbench: failed modules: %s\n", A.mod_failed.s);
+	for (size_t i = 0; i < A.ndevs; i++) {
+		const struct blkdev *d = &A.devs[i];
+		char hs[32];
+		human_size(d->size, hs, sizeof hs);
+		fprintf(o, "bootbench: device:   %s %s lbs=%u serial=%s model=%s path=%s%s%s\n", d->name, hs, d->lbs,
+			d->serial[0] ? d->serial : "-", d->model[0] ? d->model : "-",
+			d->path_id[0] ? d->path_id : "-", d->ro ? " ro" : "",
+			!strcmp(d->name, A.results_dev) ? " (results)" : "");
+	}
+	if (!A.ndevs)
+		fprintf(o, "bootbench: device:   none\n");
+	fprintf(o, "bootbench: init started at uptime %.2f s\n", A.uptime_start);
+	fprintf(o, "bootbench: --------------------------\n");
+	fflush(o);
+}

@@ -1,0 +1,39 @@
+/*
+ * init.h - state shared by the PID-1 steps.
+ */
+#ifndef BB_INIT_H
+#define BB_INIT_H
+
+#include "blkdev.h"
+#include "cmdline.h"
+#include "defaults.h"
+#include "record.h"
+#include "sbuf.h"
+
+struct appliance {
+	double uptime_start;		/* /proc/uptime when init began */
+	char *cmdline_raw;
+	struct cmdline cl;
+	struct bbconf conf;
+	char release[65], version[257];
+	char userland_id[65];
+	struct sbuf mod_loaded, mod_missing, mod_failed;	/* space separated */
+	unsigned nloaded, nmissing, nfailed;
+	struct blkdev devs[MAX_BLOCKDEVS];
+	size_t ndevs;
+	struct recorder rec;
+	char results_dev[64];		/* "" when none */
+	int stop_requested;		/* a signal asked us to end early */
+};
+
+extern struct appliance A;
+
+/* init/modules.c */
+int load_modules(void);
+/* init/bootrec.c */
+char *boot_record_json(void);
+void print_summary(void);
+/* init/results.c */
+int open_results(void);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * modules.c - load the kernel's module archive (appended as a second cpio)
+ * in modules.dep order with softdeps first, skipping built-ins, and name
+ * every module the appliance needs that is neither loaded nor built in.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init.h"
+#include "kmod.h"
+#include "xio.h"
+
+/* Loaded on demand with parameters by the layouts that need them. */
+static const char *const deferred[] = { "brd" };
+
+static int present(const char *path, void *ctx)
+{
+	char full[512];
+	snprintf(full, sizeof full, "%s/%s", (const char *)ctx, path);
+	return access(full, R_OK) == 0;
+}
+
+static void listadd(struct sbuf *sb, unsigned *count, const char *name)
+{
+	if (sb->len)
+		sb_putc(sb, ' ');
+	sb_puts(sb, name);
+	(*count)++;
+}
+
+static int is_deferred(const char *name)
+{
+	for (size_t i = 0; i < sizeof deferred / sizeof *deferred; i++)
+		if (!strcmp(deferred[i], name))
+			return 1;
+	return 0;
+}
+
+static int load_one(const char *dir, const char *path, const char *params)
+{
+	char full[512];
+	int fd, rc;
+	snprintf(full, sizeof full, "%s/%s", dir, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = syscall(SYS_finit_module, fd, params ? params : "", 0);
+	if (rc < 0 && errno == EEXIST)
+		rc = 0;
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
+}
+
+static void slurp(const char *dir, const char *file, struct kmod_db *db,
+		  int (*parse)(struct kmod_db *, const char *, size_t))
+{
+	char path[512];
+	size_t len;
+	char *buf;
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	buf = read_file(path, &len);
+	if (buf) {
+		parse(db, buf, len);
+		free(buf);
+	}
+}
+
+int load_modules(void)
+{
+	char dir[256];
+	struct kmod_db db = {0};
+	struct kmod_step *steps;
+	size_t n;
+	struct stat st;
+	int rc = 0;
+	const char *needed = NEEDED_MODULES;
+
+	snprintf(dir, sizeof dir, "%s/%s", MODULES_DIR, A.release);
+	if (stat(dir, &st) < 0) {
+		info("no module archive for %s (%s): assuming everything needed is built in", A.release, dir);
+		return 0;
+	}
+	slurp(dir, "modules.dep", &db, kmod_parse_dep);
+	slurp(dir, "modules.softdep", &db, kmod_parse_softdep);
+	slurp(dir, "modules.builtin", &db, kmod_parse_builtin);
+	slurp(dir, "modules.alias", &db, kmod_parse_alias);
+	if (!db.n)
+		warn("%s/modules.dep is missing or empty: no modules loaded", dir);
+	n = kmod_plan(&db, present, dir, &steps);
+	for (size_t i = 0; i < n; i++) {
+		const struct kmod_step *s = &steps[i];
+		switch (s->action) {
+		case KMOD_LOAD:
+			if (is_deferred(s->name))
+				break;
+			if (load_one(dir, s->path, NULL) < 0) {
+				warn_sys("unable to load module %s", s->name);
+				listadd(&A.mod_failed, &A.nfailed, s->name);
+				rc = -1;
+			} else {
+				listadd(&A.mod_loaded, &A.nloaded, s->name);
+			}
+			break;
+		case KMOD_MISSING:
+			warn("missing module %s (needed by %s): not in the kernel's module archive", s->name, s->why);
+			listadd(&A.mod_missing, &A.nmissing, s->name);
+			rc = -1;
+			break;
+		case KMOD_SKIP:
+			warn("module %s not loaded: its dependency %s is missing", s->name, s->why);
+			listadd(&A.mod_failed, &A.nfailed, s->name);
+			rc = -1;
+			break;
+		}
+	}
+	/* what the layouts need: in the archive, or built into the kernel */
+	while (*needed) {
+		char name[64];
+		size_t l = strcspn(needed, " ");
+		int found;
+		snprintf(name, sizeof name, "%.*s", (int)l, needed);
+		needed += l + (needed[l] == ' ');
+		found = kmod_is_builtin(&db, name);
+		for (size_t i = 0; !found && i < db.n; i++)
+			if (!strcmp(db.m[i].name, name) && present(db.m[i].path, dir))
+				found = 1;
+		if (!found && !strstr(A.mod_missing.s ? A.mod_missing.s : "", name)) {
+			warn("missing module %s: needed by the appliance, neither built in nor in the archive", name);
+			listadd(&A.mod_missing, &A.nmissing, name);
+			rc = -1;
+		}
+	}
+	free(steps);
+	kmod_free(&db);
+	return rc;
+}
