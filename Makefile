@@ -48,7 +48,7 @@ $(B)/userland.cpio.gz: $(B)/bootbench.static $(wildcard rootfs/*) $(shell find r
 userland: $(B)/userland.cpio.gz
 
 kernels:
-	scripts/fetch-kernel $(KERNELS)
+	@for k in $(KERNELS); do scripts/fetch-kernel $$k || exit 1; done
 
 $(B)/tests/%.t: tests/unit/%.c tests/unit/tap.h $(LIB_HOST)
 	@mkdir -p $(dir $@)

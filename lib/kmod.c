@@ -295,11 +295,9 @@ size_t kmod_plan(const struct kmod_db *db, kmod_present_fn present, void *ctx,
 	for (size_t i = 0; i < db->n; i++)
 		visit(&pl, i, NULL);
 	free(pl.state);
-	/* orphan names are referenced by steps: keep them alive with the steps */
-	pl.steps = xrealloc(pl.steps, (pl.nsteps + 1) * sizeof *pl.steps + 0);
 	*out = pl.steps;
-	/* Leak of orphan names is bounded (one per missing module) and the steps
-	 * point at them; callers free steps only at exit. */
+	/* The steps point at the orphan names: those few strings (one per
+	 * missing module) are deliberately kept for the life of the process. */
 	free(pl.orphans);
 	return pl.nsteps;
 }

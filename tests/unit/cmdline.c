@@ -1,0 +1,98 @@
+/*
+ * cmdline.c - table tests for the kernel command-line splitter and the
+ * bootbench.* key validation, bad input included (u-root cmdline_test style).
+ */
+#include "cmdline.h"
+#include "tap.h"
+
+static const struct {
+	const char *line;
+	int nwords;
+	const char *key2, *val2;	/* the second word, when there is one */
+} splits[] = {
+	{ "console=ttyS0 panic=-1", 2, "panic", "-1" },
+	{ "  quiet \t ro ", 2, "ro", NULL },
+	{ "a bootbench.plan=\"x y\"", 2, "bootbench.plan", "x y" },
+	{ "a b=c=d", 2, "b", "c=d" },
+	{ "a \"quoted word\"=1", 2, "quoted word", "1" },
+	{ "", 0, NULL, NULL },
+	{ "a b=", 2, "b", "" },
+};
+
+static const struct {
+	const char *line;
+	int ok;
+	const char *err_or_warn;	/* exact error, or the first warning line */
+} confs[] = {
+	{ "bootbench.plan=quick bootbench.reboot=1", 1, NULL },
+	{ "bootbench.reboot=yes", 0, "bad value for bootbench.reboot: \"yes\" (expected 0 or 1)" },
+	{ "bootbench.reboot", 0, "bootbench.reboot needs a value (bootbench.reboot=...): 1: reboot at the end instead of powering off" },
+	{ "bootbench.monitor_ms=0", 0, "bad value for bootbench.monitor_ms: \"0\" (expected a whole number from 1 to 3600000)" },
+	{ "bootbench.monitor_ms=12x", 0, "bad value for bootbench.monitor_ms: \"12x\" (expected a whole number from 1 to 3600000)" },
+	{ "bootbench.plan=a;rm", 0, "bad value for bootbench.plan: \"a;rm\" (expected a name of letters, digits and . _ - : /)" },
+	{ "bootbench.disks=a,,b", 0, "bad value for bootbench.disks: \"a,,b\" (expected names separated by commas)" },
+	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
+	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
+	{ "bootbench.foo=1 bootbench.plan=x", 1,
+	  "unknown key bootbench.foo ignored (valid: plan, disks, results, reboot, shell, lava, debug, monitor_ms, mode, accel)" },
+	{ "notours.reboot=yes bootbench.disks=bbscratch0,pci-0000:00:04.0", 1, NULL },
+};
+
+int main(void)
+{
+	char err[512];
+	struct cmdline c;
+	struct bbconf conf;
+	size_t nsplit = sizeof splits / sizeof *splits, nconf = sizeof confs / sizeof *confs;
+
+	tap_plan(nsplit * 2 + nconf * 2 + 6);
+	for (size_t i = 0; i < nsplit; i++) {
+		int rc = cmdline_split(splits[i].line, strlen(splits[i].line), &c, err, sizeof err);
+		is_int(rc == 0 ? (long long)c.n : -1, splits[i].nwords, "split \"%s\": word count", splits[i].line);
+		if (splits[i].nwords >= 2)
+			ok(!strcmp(c.args[1].key, splits[i].key2) &&
+			   (splits[i].val2 ? c.args[1].val && !strcmp(c.args[1].val, splits[i].val2) : !c.args[1].val),
+			   "split \"%s\": second word key/value", splits[i].line);
+		else
+			ok(rc == 0, "split \"%s\": accepted", splits[i].line);
+		if (rc == 0)
+			cmdline_free(&c);
+	}
+	is_int(cmdline_split("a \"open", 7, &c, err, sizeof err), -1, "unterminated quote rejected");
+	is_str(err, "unterminated quote in the command line", "unterminated quote message");
+
+	for (size_t i = 0; i < nconf; i++) {
+		struct sbuf w = {0};
+		int rc;
+		cmdline_split(confs[i].line, strlen(confs[i].line), &c, err, sizeof err);
+		err[0] = 0;
+		rc = bbconf_parse(&c, &conf, &w, err, sizeof err);
+		is_int(rc == 0, confs[i].ok, "conf \"%s\": %s", confs[i].line, confs[i].ok ? "accepted" : "rejected");
+		if (!confs[i].ok) {
+			is_str(err, confs[i].err_or_warn, "conf \"%s\": error text", confs[i].line);
+		} else if (confs[i].err_or_warn) {
+			char *nl = w.s ? strchr(w.s, '\n') : NULL;
+			if (nl)
+				*nl = 0;
+			is_str(w.s, confs[i].err_or_warn, "conf \"%s\": warning text", confs[i].line);
+		} else {
+			ok(w.len == 0, "conf \"%s\": no warnings", confs[i].line);
+		}
+		sb_free(&w);
+		cmdline_free(&c);
+		bbconf_free(&conf);
+	}
+
+	{
+		const char *l = "bootbench.plan=quick bootbench.reboot=1 bootbench.disks=a,b";
+		cmdline_split(l, strlen(l), &c, err, sizeof err);
+	}
+	bbconf_parse(&c, &conf, NULL, err, sizeof err);
+	is_str(conf.plan, "quick", "plan value stored");
+	is_int(conf.reboot, 1, "reboot value stored");
+	is_str(conf.disks, "a,b", "disks value stored");
+	is_str(conf.results, "auto", "results defaults to auto");
+	cmdline_free(&c);
+	bbconf_free(&conf);
+	return tap_done();
+}

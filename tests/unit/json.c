@@ -1,0 +1,80 @@
+/*
+ * json.c - the record payload language: writer output parses back to the
+ * same text, and malformed input is refused with an offset.
+ */
+#include <math.h>
+
+#include "json.h"
+#include "tap.h"
+
+static const struct {
+	const char *in;
+	int ok;
+	const char *out;	/* canonical dump, or the error when !ok */
+} cases[] = {
+	{ "{\"a\":1,\"b\":[true,false,null],\"c\":\"x\\ny\"}", 1, "{\"a\":1,\"b\":[true,false,null],\"c\":\"x\\ny\"}" },
+	{ " { \"n\" : -1.5e3 } ", 1, "{\"n\":-1500}" },
+	{ "{\"u\":\"\\u00e9\\ud83d\\ude00\"}", 1, "{\"u\":\"\xc3\xa9\xf0\x9f\x98\x80\"}" },
+	{ "[0.1,1e-7]", 1, "[0.1,1e-07]" },
+	{ "{\"a\":1,}", 0, "expected key at byte 7" },
+	{ "{\"a\" 1}", 0, "expected ':' at byte 5" },
+	{ "[1 2]", 0, "expected ',' or ']' at byte 3" },
+	{ "\"abc", 0, "unterminated string at byte 4" },
+	{ "01", 0, "trailing data at byte 1" },
+	{ "{\"a\":tru}", 0, "unexpected character at byte 5" },
+	{ "\"\\u0000\"", 0, "NUL in string at byte 6" },
+	{ "", 0, "unexpected end at byte 0" },
+};
+
+int main(void)
+{
+	size_t n = sizeof cases / sizeof *cases;
+	char err[128], deep[200];
+	struct jw w;
+	struct jv *v;
+
+	tap_plan(n + 4);
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf sb = {0};
+		err[0] = 0;
+		v = json_parse(cases[i].in, strlen(cases[i].in), err, sizeof err);
+		if (cases[i].ok) {
+			if (v)
+				json_dump(&sb, v);
+			is_str(sb.s, cases[i].out, "parse+dump %s", cases[i].in);
+		} else {
+			is_str(v ? "accepted" : err, cases[i].out, "rejects %s", cases[i].in);
+		}
+		sb_free(&sb);
+		json_free(v);
+	}
+	memset(deep, '[', sizeof deep);
+	v = json_parse(deep, sizeof deep, err, sizeof err);
+	ok(!v && strstr(err, "nesting too deep"), "nesting depth is bounded");
+
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	jw_str(&w, "s", "tab\there \"q\" \x01");
+	jw_num(&w, "nan", NAN);
+	jw_num(&w, "pi", 3.14159265358979);
+	jw_int(&w, "big", 1234567890123LL);
+	jw_arr(&w, "a");
+	jw_obj(&w, NULL);
+	jw_obj_end(&w);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	is_str(w.sb.s, "{\"s\":\"tab\\there \\\"q\\\" \\u0001\",\"nan\":null,\"pi\":3.141592654,\"big\":1234567890123,\"a\":[{}]}",
+	       "writer output");
+	v = json_parse(w.sb.s, w.sb.len, err, sizeof err);
+	{
+		struct sbuf sb = {0};
+		if (v)
+			json_dump(&sb, v);
+		is_str(sb.s, w.sb.s, "writer output parses and dumps back to the same bytes");
+		sb_free(&sb);
+	}
+	is_str(json_get_str(v, "s"), "tab\there \"q\" \x01", "string value unescaped");
+	json_free(v);
+	sb_free(&w.sb);
+	return tap_done();
+}

@@ -1,0 +1,261 @@
+/*
+ * results.c - the results partition format under damage: round trip of every
+ * record type, a torn last record cut at every byte offset (over zeros and
+ * over old garbage), every single-bit flip in a record, a partition filled to
+ * its last block, stale records of an earlier format, the stored plan.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "results.h"
+#include "tap.h"
+#include "xio.h"
+
+struct seen {
+	int n, corrupt;
+	uint64_t seq[64];
+	uint32_t type[64];
+	char *payload[64];
+};
+
+static void on_rec(void *ctx, const struct rs_rec *r)
+{
+	struct seen *s = ctx;
+	if (s->n < 64) {
+		s->seq[s->n] = r->seq;
+		s->type[s->n] = r->type;
+		s->payload[s->n] = xstrndup(r->payload, r->len);
+	}
+	s->n++;
+}
+
+static void on_bad(void *ctx, uint64_t off, const char *why)
+{
+	((struct seen *)ctx)->corrupt++;
+}
+
+static const struct rs_scan_ops ops = { on_rec, on_bad };
+
+static void seen_free(struct seen *s)
+{
+	for (int i = 0; i < s->n && i < 64; i++)
+		free(s->payload[i]);
+	memset(s, 0, sizeof *s);
+}
+
+static struct rs_region mkregion(uint64_t size)
+{
+	char path[] = "/tmp/bb-results-test.XXXXXX";
+	struct rs_region reg = {0};
+	char err[200];
+	reg.fd = mkstemp(path);
+	unlink(path);
+	if (reg.fd < 0 || ftruncate(reg.fd, size) < 0) {
+		printf("Bail out! cannot create a temp file\n");
+		exit(1);
+	}
+	reg.size = size;
+	reg.lbs = 512;
+	snprintf(reg.desc, sizeof reg.desc, "test");
+	if (rs_format(&reg, NULL, NULL, 0, err, sizeof err) < 0) {
+		printf("Bail out! rs_format: %s\n", err);
+		exit(1);
+	}
+	return reg;
+}
+
+static int scan(struct rs_region *reg, struct seen *s, struct rs_scan_result *res)
+{
+	unsigned char blk[4096];
+	struct rs_header h;
+	char err[200];
+	memset(s, 0, sizeof *s);
+	if (rs_fd_read(reg, blk, 4096, 0) != 4096 || rs_header_decode(blk, 4096, &h, err, sizeof err))
+		return -1;
+	return rs_scan(rs_fd_read, reg, &h, &ops, s, res, err, sizeof err);
+}
+
+static const unsigned char boot_id[16] = "0123456789abcdef";
+
+int main(void)
+{
+	static const char *payloads[] = {
+		"{\"kernel\":{\"release\":\"6.1.0-57-amd64\"}}",
+		"{\"workload\":\"null\",\"metrics\":[{\"name\":\"x\",\"value\":1,\"unit\":\"s\",\"better\":\"lower\"}]}",
+		"{\"reason\":\"all steps done\"}",
+		"{\"note\":\"event\"}",
+	};
+	struct rs_writer w;
+	struct rs_region reg;
+	struct rs_scan_result res;
+	struct seen s;
+	char err[200];
+	uint64_t seq;
+	int good;
+
+	tap_plan(27);
+	{
+		const char *v = "123456789";
+		is_int(crc32c(0, v, 9), 0xe3069283u, "CRC32C check value");
+		is_int(crc32_ieee(0, v, 9), 0xcbf43926u, "CRC32 (GPT) check value");
+	}
+
+	/* 1. round trip of every type */
+	reg = mkregion(1 << 20);
+	ok(rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err) == 0, "writer opens an empty partition");
+	for (int t = 1; t <= 4; t++)
+		rs_append(&w, t, payloads[t - 1], strlen(payloads[t - 1]), &seq);
+	is_int(seq, 4, "four records, sequence 1..4");
+	scan(&reg, &s, &res);
+	good = s.n == 4 && s.corrupt == 0;
+	for (int i = 0; good && i < 4; i++)
+		good = s.seq[i] == (uint64_t)i + 1 && s.type[i] == (uint32_t)i + 1 && !strcmp(s.payload[i], payloads[i]);
+	ok(good, "round trip of boot, run, end, event: same order, type, payload");
+	ok(!strcmp(rs_type_name(RS_RUN), "run") && rs_type_from_name("end") == RS_END, "type names");
+	seen_free(&s);
+	/* a second writer (the next boot) continues the sequence after the end */
+	ok(rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err) == 0 && w.seq == 4 && w.end == res.end,
+	   "reopened writer resumes at seq 4, at the scanned end");
+	close(reg.fd);
+
+	/* 2. torn last record: every cut point, over zeros and over garbage */
+	for (int garbage = 0; garbage < 2; garbage++) {
+		int hidden = 0, accepted_torn = 0, overwrote = 0, cuts = 0;
+		const char *p3 = "{\"workload\":\"stream\",\"status\":\"ok\",\"padding\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}";
+		unsigned char *rec;
+		size_t span, full;
+		uint64_t at;
+		reg = mkregion(1 << 20);
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		rs_append(&w, RS_BOOT, payloads[0], strlen(payloads[0]), NULL);
+		rs_append(&w, RS_RUN, payloads[1], strlen(payloads[1]), NULL);
+		at = w.end;
+		span = rs_record_encode(&w.h, 3, boot_id, RS_RUN, p3, strlen(p3), &rec);
+		full = RS_REC_HDR + strlen(p3);
+		for (size_t cut = 0; cut <= span; cut++) {
+			unsigned char *fill = xmalloc(span + 4096);
+			for (size_t k = 0; k < span + 4096; k++)
+				fill[k] = garbage ? (unsigned char)(k * 131 + 7) : 0;
+			pwrite_all(reg.fd, fill, span + 4096, at);
+			free(fill);
+			pwrite_all(reg.fd, rec, cut, at);
+			scan(&reg, &s, &res);
+			cuts++;
+			if (s.n < 2 || strcmp(s.payload[0], payloads[0]) || strcmp(s.payload[1], payloads[1]))
+				hidden++;
+			if (cut < full && s.n > 2)
+				accepted_torn++;
+			if (cut >= full && (s.n != 3 || strcmp(s.payload[2], p3)))
+				accepted_torn++;
+			if (res.end < at)
+				overwrote++;
+			seen_free(&s);
+		}
+		free(rec);
+		is_int(hidden, 0, "%s: a torn last record never hides the two before it (%d cuts)", garbage ? "over garbage" : "over zeros", cuts);
+		is_int(accepted_torn, 0, "%s: a torn record is never accepted; a complete one always is", garbage ? "over garbage" : "over zeros");
+		is_int(overwrote, 0, "%s: the next append never goes before the last valid record's end", garbage ? "over garbage" : "over zeros");
+		close(reg.fd);
+	}
+
+	/* 3. every single-bit flip in a middle record */
+	{
+		int wrong = 0, lost_neighbours = 0, flips = 0, detected = 0;
+		uint64_t at, span;
+		unsigned char *orig;
+		reg = mkregion(1 << 20);
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		rs_append(&w, RS_BOOT, payloads[0], strlen(payloads[0]), NULL);
+		at = w.end;
+		rs_append(&w, RS_RUN, payloads[1], strlen(payloads[1]), NULL);
+		span = w.end - at;
+		rs_append(&w, RS_END, payloads[2], strlen(payloads[2]), NULL);
+		orig = xmalloc(span);
+		pread_all(reg.fd, orig, span, at);
+		for (uint64_t byte = 0; byte < RS_REC_HDR + strlen(payloads[1]); byte++)
+			for (int bit = 0; bit < 8; bit++) {
+				unsigned char b = orig[byte] ^ (1u << bit);
+				pwrite_all(reg.fd, &b, 1, at + byte);
+				scan(&reg, &s, &res);
+				flips++;
+				for (int i = 0; i < s.n && i < 64; i++)
+					if (strcmp(s.payload[i], payloads[0]) && strcmp(s.payload[i], payloads[1]) &&
+					    strcmp(s.payload[i], payloads[2]))
+						wrong++;
+				if (s.n == 3)
+					wrong++;	/* the flipped record itself was accepted */
+				if (s.corrupt)
+					detected++;
+				if (s.n < 2 || strcmp(s.payload[0], payloads[0]) || strcmp(s.payload[s.n - 1], payloads[2]))
+					lost_neighbours++;
+				seen_free(&s);
+				pwrite_all(reg.fd, &orig[byte], 1, at + byte);
+			}
+		is_int(wrong, 0, "no single-bit flip in a record is accepted (%d flips)", flips);
+		is_int(detected, flips, "every flip is reported as damage");
+		is_int(lost_neighbours, 0, "the records before and after a damaged one are still read");
+		free(orig);
+		close(reg.fd);
+	}
+
+	/* 4. filled to the last block */
+	{
+		char big[400];
+		int n = 0, rc;
+		memset(big, 'y', sizeof big - 3);
+		big[0] = '"';
+		big[sizeof big - 3] = '"';
+		big[sizeof big - 2] = 0;
+		reg = mkregion(64 * 1024 + 64 * 1024);	/* 64 KiB header area + 128 blocks */
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		while ((rc = rs_append(&w, RS_EVENT, big, strlen(big), NULL)) == 0)
+			n++;
+		is_int(errno, ENOSPC, "a full partition reports ENOSPC");
+		is_int(w.end, reg.size, "records fill it to the last block (%d records)", n);
+		scan(&reg, &s, &res);
+		is_int(s.n, n, "every record of a full partition reads back");
+		is_int(res.end, reg.size, "scan end is the partition end");
+		seen_free(&s);
+		ok(rs_append(&w, RS_EVENT, "{}", 2, NULL) < 0, "later appends fail without writing");
+		close(reg.fd);
+	}
+
+	/* 5. a new format over old records hides them; header damage is caught */
+	{
+		unsigned char blk[4096];
+		struct rs_header h;
+		reg = mkregion(1 << 20);
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		for (int i = 0; i < 5; i++)
+			rs_append(&w, RS_EVENT, payloads[3], strlen(payloads[3]), NULL);
+		rs_format(&reg, NULL, NULL, 0, err, sizeof err);
+		scan(&reg, &s, &res);
+		is_int(s.n, 0, "records of an earlier format are not read after mkresults");
+		seen_free(&s);
+		rs_fd_read(&reg, blk, 4096, 0);
+		blk[100] ^= 4;
+		is_int(rs_header_decode(blk, 4096, &h, err, sizeof err), -1, "a damaged header is rejected");
+		is_str(err, "results header checksum mismatch (damaged header)", "... with a clear message");
+		close(reg.fd);
+	}
+
+	/* 6. stored plan */
+	{
+		const char *plan = "layout ramdisk\nworkload null\n";
+		unsigned char blk[4096];
+		struct rs_header h;
+		char *back;
+		reg = mkregion(1 << 20);
+		rs_format(&reg, "quick", plan, strlen(plan), err, sizeof err);
+		rs_fd_read(&reg, blk, 4096, 0);
+		rs_header_decode(blk, 4096, &h, err, sizeof err);
+		back = rs_read_plan(&reg, &h, err, sizeof err);
+		ok(back && !strcmp(back, plan) && !strcmp(h.plan_name, "quick"), "stored plan reads back with its name");
+		free(back);
+		close(reg.fd);
+	}
+	return tap_done();
+}
