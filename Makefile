@@ -42,7 +42,7 @@ $(B)/bootbench: $(HOST_OBJ)
 $(B)/bootbench.static: $(MUSL_OBJ)
 	$(MUSL_CC) -static -s -o $@ $^ -lm
 
-$(B)/userland.cpio.gz: $(B)/bootbench.static $(wildcard rootfs/*) $(shell find rootfs/overlay -type f 2>/dev/null)
+$(B)/userland.cpio.gz: $(B)/bootbench.static $(shell find rootfs -type f)
 	rootfs/build-userland $(B) $(B)/bootbench.static $(wildcard rootfs/overlay)
 
 userland: $(B)/userland.cpio.gz

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The host tool's command-line behaviour: --help everywhere, exit codes, clear
+# refusals, damaged records reported with their offset, console logs with
+# kernel noise and damaged lines.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BB" ] || skip_all "not built (run make)"
+plan 18
+
+for c in collect mkresults init; do
+	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
+done
+"$BB" frobnicate 2>"$T/err"; is "$?" 100 "unknown command: exit 100"
+ok "unknown command: says so" grep -q 'fatal: unknown command frobnicate' "$T/err"
+
+img=$T/r.img
+"$BB" mkresults "$img" --size 4M 2>/dev/null; is "$?" 0 "mkresults creates an image"
+"$BB" mkresults "$img" 2>"$T/err"; is "$?" 100 "mkresults refuses to overwrite an existing image"
+"$BB" mkresults "$T/x.img" --size 12Q 2>"$T/err"; is "$?" 100 "bad --size: exit 100"
+"$BB" mkresults --device /dev/null 2>"$T/err"; is "$?" 100 "--device without --yes-destroy is refused"
+ok "... saying what would happen" grep -q 'destroys everything on /dev/null: add --yes-destroy' "$T/err"
+
+"$BB" collect "$img" >"$T/out" 2>/dev/null; is "$?" 0 "collect on an empty results image: exit 0"
+is "$(wc -c < "$T/out")" 0 "... and prints no records"
+"$BB" collect "$T/none" 2>/dev/null; is "$?" 1 "collect on a missing file: exit 1"
+head -c 1048576 /dev/zero > "$T/zero.img"
+"$BB" collect "$T/zero.img" 2>"$T/err"; is "$?" 1 "collect on a disk without the partition: exit 1"
+"$BB" collect --format xml "$img" 2>/dev/null; is "$?" 100 "unknown --format: exit 100"
+
+# a console log with kernel noise, a CRLF line and a damaged record line
+cat > "$T/console.log" <<'LOG'
+[    2.1] virtio_blk virtio1: [vda] 131072 512-byte logical blocks
+BOOTBENCH {"seq":1,"boot_id":"00","type":"boot","data":{"kernel":{"release":"6.1"}}}
+BOOTBENCH {"seq":2,"boot_id":"00","type":"run","data":{"metr[    3.4] random: crng init done
+BOOTBENCH {"seq":3,"boot_id":"00","type":"end","data":{"reason":"done"}}
+LOG
+printf 'BOOTBENCH {"seq":4,"boot_id":"00","type":"event","data":{}}\r\n' >> "$T/console.log"
+"$BB" collect "$T/console.log" >"$T/out" 2>"$T/err"; is "$?" 0 "console log: exit 0"
+is "$(jq -r .seq "$T/out" | tr '\n' ' ')" "1 3 4 " "console log: valid records kept, CR stripped"
+ok "console log: the damaged line is reported with its line number" grep -q 'console.log: line 3: damaged record line' "$T/err"
+
+done_testing
