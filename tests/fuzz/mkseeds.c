@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "defaults.h"
 #include "err.h"
 #include "record.h"
 #include "results.h"
