@@ -11,6 +11,26 @@
 
 /* ---------------- writer ---------------- */
 
+/* Integers print as integers; other values with the fewest digits that read
+ * back exactly (%.15g, else %.17g), so a dump re-parses to the same number.
+ * The range check comes before the cast: out-of-range casts are undefined. */
+static void put_num(struct sbuf *sb, double v)
+{
+	char buf[40];
+	if (!isfinite(v)) {
+		sb_puts(sb, "null");
+		return;
+	}
+	if (fabs(v) < 1e15 && v == (double)(long long)v) {
+		sb_printf(sb, "%lld", (long long)v);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof buf, "%.17g", v);
+	sb_puts(sb, buf);
+}
+
 void jw_init(struct jw *w)
 {
 	memset(w, 0, sizeof *w);
@@ -93,12 +113,7 @@ void jw_int(struct jw *w, const char *key, long long val)
 void jw_num(struct jw *w, const char *key, double val)
 {
 	sep(w, key);
-	if (!isfinite(val))
-		sb_puts(&w->sb, "null");
-	else if (val == (double)(long long)val && fabs(val) < 1e15)
-		sb_printf(&w->sb, "%lld", (long long)val);
-	else
-		sb_printf(&w->sb, "%.10g", val);
+	put_num(&w->sb, val);
 }
 
 void jw_bool(struct jw *w, const char *key, int val)
@@ -374,6 +389,11 @@ static struct jv *parse_value(struct jp *jp, int depth)
 		tmp[s - jp->p] = 0;
 		v = newv(J_NUM);
 		v->num = strtod(tmp, NULL);
+		if (!isfinite(v->num)) {
+			free(v);
+			fail(jp, "number out of range");
+			return NULL;
+		}
 		jp->p = s;
 		return v;
 	}
@@ -439,12 +459,7 @@ void json_dump(struct sbuf *sb, const struct jv *v)
 	switch (v->t) {
 	case J_NULL: sb_puts(sb, "null"); break;
 	case J_BOOL: sb_puts(sb, v->b ? "true" : "false"); break;
-	case J_NUM:
-		if (v->num == (double)(long long)v->num && fabs(v->num) < 1e15)
-			sb_printf(sb, "%lld", (long long)v->num);
-		else
-			sb_printf(sb, "%.10g", v->num);
-		break;
+	case J_NUM: put_num(sb, v->num); break;
 	case J_STR: json_quote(sb, v->str); break;
 	case J_ARR:
 	case J_OBJ:

@@ -16,6 +16,8 @@ static const struct {
 	{ " { \"n\" : -1.5e3 } ", 1, "{\"n\":-1500}" },
 	{ "{\"u\":\"\\u00e9\\ud83d\\ude00\"}", 1, "{\"u\":\"\xc3\xa9\xf0\x9f\x98\x80\"}" },
 	{ "[0.1,1e-7]", 1, "[0.1,1e-07]" },
+	{ "[1234567890123.4,1e19,0.30000000000000004]", 1, "[1234567890123.4,1e+19,0.30000000000000004]" },
+	{ "[1e400]", 0, "number out of range at byte 1" },
 	{ "{\"a\":1,}", 0, "expected key at byte 7" },
 	{ "{\"a\" 1}", 0, "expected ':' at byte 5" },
 	{ "[1 2]", 0, "expected ',' or ']' at byte 3" },
@@ -63,7 +65,7 @@ int main(void)
 	jw_obj_end(&w);
 	jw_arr_end(&w);
 	jw_obj_end(&w);
-	is_str(w.sb.s, "{\"s\":\"tab\\there \\\"q\\\" \\u0001\",\"nan\":null,\"pi\":3.141592654,\"big\":1234567890123,\"a\":[{}]}",
+	is_str(w.sb.s, "{\"s\":\"tab\\there \\\"q\\\" \\u0001\",\"nan\":null,\"pi\":3.14159265358979,\"big\":1234567890123,\"a\":[{}]}",
 	       "writer output");
 	v = json_parse(w.sb.s, w.sb.len, err, sizeof err);
 	{
