@@ -17,12 +17,18 @@ extern const struct command commands[];
 int collect_main(int argc, char **argv);
 int mkresults_main(int argc, char **argv);
 int init_main(int argc, char **argv);
+int run_main(int argc, char **argv);
+int mkscratch_main(int argc, char **argv);
+int plan_main(int argc, char **argv);
 
-extern const char collect_usage[], mkresults_usage[], init_usage[];
+extern const char run_usage[], mkscratch_usage[];
+extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[];
 
 /* Small shared helpers for commands. */
 int wants_help(int argc, char **argv);
 /* Parse "64M", "1G", "4096", "512K" into bytes; -1 when malformed. */
 long long parse_size(const char *s);
+/* What a disk already holds (partition table, filesystem, RAID), or NULL. */
+const char *disk_signature(int fd);
 
 #endif

@@ -57,7 +57,7 @@ static const struct sig {
 	{ 0, "BBSCRATCH", 9, "a bootbench scratch label" },
 };
 
-static const char *find_signature(int fd)
+const char *disk_signature(int fd)
 {
 	unsigned char buf[70000];
 	long got = pread_all(fd, buf, sizeof buf, 0);
@@ -147,7 +147,7 @@ int mkresults_main(int argc, char **argv)
 			die_sys(EXIT_SYSFAIL, "unable to open %s exclusively (in use?)", device);
 		if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode))
 			die(EXIT_BADINPUT, "%s is not a block device (for an image file, give it as IMAGE)", device);
-		sig = find_signature(fd);
+		sig = disk_signature(fd);
 		if (sig && !force)
 			die(EXIT_BADINPUT, "%s holds %s; refusing to destroy it (add --force after checking)", device, sig);
 	}

@@ -50,7 +50,7 @@ static const struct {
 	{ SIGUSR2, "SIGUSR2 (power off)" },
 };
 
-static void check_signals(void)
+void init_check_signals(void)
 {
 	sigset_t set;
 	struct timespec zero = { 0, 0 };
@@ -168,16 +168,6 @@ static int step_boot_record(void)
 	return 0;
 }
 
-static int step_plan(void)
-{
-	if (!A.conf.plan) {
-		info("no plan given (bootbench.plan=NAME): nothing to run");
-		return 0;
-	}
-	info("plan %s: plans are not implemented in this build; nothing run", A.conf.plan);
-	return 0;
-}
-
 static int step_shell(void)
 {
 	char *argv[] = { (char *)BUSYBOX, (char *)"sh", NULL };
@@ -203,7 +193,7 @@ static const struct step {
 	{ "discover block devices", step_devices, WARN },
 	{ "open the results partition", open_results, WARN },
 	{ "record the boot", step_boot_record, WARN },
-	{ "run the plan", step_plan, WARN },
+	{ "run the plan", run_plan, WARN },
 	{ "run the debug shell", step_shell, WARN },
 };
 
@@ -270,7 +260,7 @@ int init_main(int argc, char **argv)
 			warn("step \"%s\" had problems; going on", steps[i].what);
 		}
 		reap_children();
-		check_signals();
+		init_check_signals();
 		if (A.stop_requested)
 			end_boot("stopped by a signal", 1);
 	}

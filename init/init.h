@@ -33,6 +33,10 @@ int load_modules(void);
 /* init/bootrec.c */
 char *boot_record_json(void);
 void print_summary(void);
+/* init/plan.c */
+int run_plan(void);
+/* init/init.c: look at pending signals (between runs) */
+void init_check_signals(void);
 /* init/results.c */
 int open_results(void);
 

@@ -146,3 +146,37 @@ int load_modules(void)
 	kmod_free(&db);
 	return rc;
 }
+
+/* Load one module of the archive by name, with parameters (brd rd_size=...):
+ * its dependencies are already loaded at boot. Built-in: nothing to do. */
+int module_load_named(const char *name, const char *params)
+{
+	char dir[256], path[512];
+	struct kmod_db db = {0};
+	int rc = -1;
+	snprintf(dir, sizeof dir, "%s/%s", MODULES_DIR, A.release);
+	slurp(dir, "modules.dep", &db, kmod_parse_dep);
+	slurp(dir, "modules.builtin", &db, kmod_parse_builtin);
+	if (kmod_is_builtin(&db, name)) {
+		kmod_free(&db);
+		return 0;
+	}
+	errno = ENOENT;
+	for (size_t i = 0; i < db.n; i++)
+		if (!strcmp(db.m[i].name, name)) {
+			snprintf(path, sizeof path, "%s", db.m[i].path);
+			rc = load_one(dir, path, params);
+			break;
+		}
+	kmod_free(&db);
+	return rc;
+}
+
+int module_unload(const char *name)
+{
+	char sys[128];
+	snprintf(sys, sizeof sys, "/sys/module/%s", name);
+	if (access(sys, F_OK) != 0)
+		return 0;
+	return syscall(SYS_delete_module, name, O_NONBLOCK);
+}

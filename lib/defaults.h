@@ -31,6 +31,20 @@
 /* Modules the appliance needs for its layouts, built in or loadable. */
 #define NEEDED_MODULES "md_mod raid0 raid1 raid456 ext4 xfs brd"
 
+/* mkfs options pinned here, not left to tool defaults (e2fsprogs and xfsprogs
+ * change defaults between versions, and new features break older kernels).
+ * A plan's mkfs="..." is appended after these, so it can edit them. Lazy
+ * initialisation is off: a background thread zeroing inode tables during a
+ * run would skew every figure. */
+#define MKFS_EXT2 "-t ext2 -b 4096 -I 256 -m 0 -O none,dir_index,filetype,sparse_super,large_file,resize_inode,ext_attr -E lazy_itable_init=0"
+#define MKFS_EXT3 "-t ext3 -b 4096 -I 256 -m 0 -O none,has_journal,dir_index,filetype,sparse_super,large_file,resize_inode,ext_attr -E lazy_itable_init=0,lazy_journal_init=0"
+#define MKFS_EXT4 "-t ext4 -b 4096 -I 256 -m 0 -O none,has_journal,extent,huge_file,flex_bg,metadata_csum,64bit,dir_nlink,extra_isize,dir_index,filetype,sparse_super,large_file,resize_inode,ext_attr -E lazy_itable_init=0,lazy_journal_init=0"
+#define MKFS_XFS "-f -b size=4096 -m crc=1,finobt=1,reflink=0"
+/* mkfs.xfs refuses filesystems under 300 MB unless --unsupported. */
+#define XFS_MIN_BYTES (300ULL * 1000 * 1000)
+
+#define LAYOUT_MNT "/mnt/bb"
+
 /* Limits that protect against garbage input. */
 #define CMDLINE_MAX 4096
 #define CMDLINE_MAX_ARGS 256

@@ -1,0 +1,396 @@
+/*
+ * layout.c - build and tear down the layouts of a plan: raw disk, md RAID
+ * 0/1/5, ext2/3/4 or xfs on top, brd ramdisk, tmpfs. Everything is built the
+ * same way on every boot with the userland's own tools, mkfs options pinned,
+ * and a fingerprint of what was built goes into each run record.
+ *
+ * Only claimed disks (init/claim) are ever opened for writing here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "claim.h"
+#include "defaults.h"
+#include "err.h"
+#include "init.h"
+#include "json.h"
+#include "layout.h"
+#include "proc.h"
+#include "xio.h"
+
+#define MD_DEV "/dev/md0"
+#define TOOL_TIMEOUT_MS (10 * 60 * 1000)
+
+static int fail(struct built_layout *bl, const char *status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct built_layout *bl, const char *status, const char *fmt, ...)
+{
+	va_list ap;
+	snprintf(bl->status, sizeof bl->status, "%s", status);
+	va_start(ap, fmt);
+	vsnprintf(bl->reason, sizeof bl->reason, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Split a pinned or plan option string on blanks into argv (appended). */
+static size_t split_args(char *s, char **argv, size_t n, size_t max)
+{
+	char *save = NULL, *tok;
+	for (tok = strtok_r(s, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save))
+		argv[n++] = tok;
+	return n;
+}
+
+/* Run a tool; on failure put its last output line in the reason. */
+static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
+{
+	struct sbuf local = {0};
+	struct run_result r;
+	struct sbuf *o = out ? out : &local;
+	char st[64];
+	if (bl->pl && getenv("BOOTBENCH_DEBUG"))
+		info("layout %s: running %s", bl->pl->name, argv[0]);
+	if (run_capture(argv, o, TOOL_TIMEOUT_MS, &r) < 0) {
+		sb_free(&local);
+		return fail(bl, "failed", "unable to run %s: %s", argv[0], strerror(errno));
+	}
+	if (r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
+		char *last = o->s ? o->s : (char *)"";
+		size_t l = o->len;
+		while (l && (last[l - 1] == '\n' || last[l - 1] == ' '))
+			last[--l] = 0;
+		char *nl = strrchr(last, '\n');
+		status_text(r.status, st, sizeof st);
+		fail(bl, "failed", "%s %s: %s", argv[0], r.timed_out ? "timed out" : st, nl ? nl + 1 : last);
+		sb_free(&local);
+		return -1;
+	}
+	sb_free(&local);
+	return 0;
+}
+
+/* Zero the first and last MiB: partition tables, fs and md superblocks
+ * (0.90/1.0 live at the end) of an earlier layout must not leak into this one. */
+static int wipe(struct built_layout *bl, const char *name, int relabel)
+{
+	char path[64];
+	static unsigned char zero[1 << 20];
+	uint64_t size;
+	unsigned lbs;
+	int fd;
+	snprintf(path, sizeof path, "/dev/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_EXCL);
+	if (fd < 0)
+		return fail(bl, "failed", "unable to open %s exclusively: %s", path, strerror(errno));
+	if (dev_geometry(fd, &size, &lbs) < 0 || size < 2 * sizeof zero) {
+		close(fd);
+		return fail(bl, "failed", "%s is too small or unreadable", path);
+	}
+	if (pwrite_all(fd, zero, sizeof zero, 0) < 0 || pwrite_all(fd, zero, sizeof zero, size - sizeof zero) < 0) {
+		close(fd);
+		return fail(bl, "failed", "unable to wipe %s: %s", path, strerror(errno));
+	}
+	if (relabel) {
+		unsigned char label[512];
+		scratch_label_make(label);
+		pwrite_all(fd, label, sizeof label, 0);
+	}
+	fsync(fd);
+	close(fd);
+	return 0;
+}
+
+static void add_text(struct jw *w, const char *key, const struct sbuf *sb)
+{
+	char *s = xstrndup(sb->s ? sb->s : "", sb->len);
+	size_t l = strlen(s);
+	while (l && (s[l - 1] == '\n' || s[l - 1] == ' '))
+		s[--l] = 0;
+	jw_str(w, key, s);
+	free(s);
+}
+
+static void mounts_line(const char *dir, char *out, size_t len)
+{
+	char *m = read_file("/proc/mounts", NULL), *line, *save = NULL;
+	out[0] = 0;
+	if (!m)
+		return;
+	for (line = strtok_r(m, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char dev[128], mp[128];
+		if (sscanf(line, "%127s %127s", dev, mp) == 2 && !strcmp(mp, dir))
+			snprintf(out, len, "%s", line);
+	}
+	free(m);
+}
+
+static int wait_resync(struct built_layout *bl, double *waited)
+{
+	double t0 = mono_now();
+	for (;;) {
+		char *a = read_attr("/sys/block/md0/md/sync_action");
+		int idle = a && !strcmp(a, "idle");
+		free(a);
+		if (idle)
+			break;
+		if (mono_now() - t0 > 3600)
+			return fail(bl, "failed", "md resync did not finish within an hour");
+		usleep(200000);
+	}
+	*waited = mono_now() - t0;
+	return 0;
+}
+
+int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t nclaimed,
+		 const int *labelled, struct built_layout *bl)
+{
+	const struct plan_layout *L = pl;
+	struct jw fp;
+	struct sbuf md_detail = {0}, fsinfo = {0}, mkfs_used = {0};
+	char resync[64] = "", mline[512];
+	double t0 = mono_now();
+	const char *fs = L->fs ? L->fs : "none";
+
+	memset(bl, 0, sizeof *bl);
+	bl->pl = L;
+	/* ---- members ---- */
+	if (L->kind == LAYOUT_DISK || L->kind == LAYOUT_MD) {
+		if (L->ndisks > nclaimed)
+			return fail(bl, "skipped", "layout %s needs %u claimed disks, %zu claimed (bootbench.disks= or bootbench mkscratch)",
+				    L->name, L->ndisks, nclaimed);
+		if (L->ndisks > LAYOUT_MAX_MEMBERS)
+			return fail(bl, "skipped", "layout %s needs more than %d disks", L->name, LAYOUT_MAX_MEMBERS);
+		for (unsigned i = 0; i < L->ndisks; i++) {
+			snprintf(bl->members[i], sizeof bl->members[i], "%s", A.devs[claimed[i]].name);
+			bl->labelled[i] = labelled[claimed[i]];
+			bl->nmembers++;
+			if (wipe(bl, bl->members[i], bl->labelled[i]) < 0)
+				return -1;
+		}
+	}
+	switch (L->kind) {
+	case LAYOUT_DISK:
+		snprintf(bl->dev, sizeof bl->dev, "/dev/%s", bl->members[0]);
+		break;
+	case LAYOUT_MD: {
+		char *argv[32];
+		char level[32], ndev[32], chunk[48];
+		size_t n = 0;
+		double waited = 0;
+		argv[n++] = (char *)"/sbin/mdadm";
+		argv[n++] = (char *)"--create";
+		argv[n++] = (char *)MD_DEV;
+		argv[n++] = (char *)"--run";
+		argv[n++] = (char *)"--metadata=1.2";
+		snprintf(level, sizeof level, "--level=%s", L->md_level);
+		argv[n++] = level;
+		snprintf(ndev, sizeof ndev, "--raid-devices=%zu", bl->nmembers);
+		argv[n++] = ndev;
+		if (L->chunk) {
+			snprintf(chunk, sizeof chunk, "--chunk=%lluK", L->chunk / 1024);
+			argv[n++] = chunk;
+		}
+		if (strcmp(L->md_level, "raid0") && (!L->resync || !strcmp(L->resync, "assume-clean")))
+			argv[n++] = (char *)"--assume-clean";
+		for (size_t i = 0; i < bl->nmembers; i++)
+			argv[n++] = xasprintf("/dev/%s", bl->members[i]);
+		argv[n] = NULL;
+		if (tool(bl, argv, NULL) < 0)
+			return -1;
+		bl->md_created = 1;
+		snprintf(bl->dev, sizeof bl->dev, "%s", MD_DEV);
+		if (!strcmp(L->md_level, "raid0"))
+			snprintf(resync, sizeof resync, "none (raid0)");
+		else if (!L->resync || !strcmp(L->resync, "assume-clean"))
+			snprintf(resync, sizeof resync, "assume-clean");
+		else if (!strcmp(L->resync, "wait")) {
+			if (wait_resync(bl, &waited) < 0)
+				return -1;
+			snprintf(resync, sizeof resync, "resynced (waited %.1f s)", waited);
+		} else
+			snprintf(resync, sizeof resync, "resync running during the runs (skews figures)");
+		{
+			char *dargv[] = { (char *)"/sbin/mdadm", (char *)"--detail", (char *)MD_DEV, NULL };
+			tool(bl, dargv, &md_detail);
+			bl->status[0] = 0;	/* detail is informative only */
+		}
+		break;
+	}
+	case LAYOUT_RAMDISK: {
+		char params[96];
+		struct stat st;
+		module_unload("brd");
+		snprintf(params, sizeof params, "rd_nr=1 rd_size=%llu max_part=0", L->size / 1024);
+		if (module_load_named("brd", params) < 0 && stat("/dev/ram0", &st) < 0)
+			return fail(bl, "failed", "unable to load brd (%s) and no /dev/ram0", strerror(errno));
+		bl->brd_loaded = 1;
+		for (int i = 0; i < 50 && stat("/dev/ram0", &st) < 0; i++)
+			usleep(20000);
+		snprintf(bl->dev, sizeof bl->dev, "/dev/ram0");
+		break;
+	}
+	case LAYOUT_TMPFS:
+		break;
+	}
+	/* ---- filesystem ---- */
+	mkdir(LAYOUT_MNT, 0755);
+	if (L->kind == LAYOUT_TMPFS) {
+		char opts[64];
+		snprintf(opts, sizeof opts, "size=%llu", L->size);
+		if (mount("tmpfs", LAYOUT_MNT, "tmpfs", 0, opts) < 0)
+			return fail(bl, "failed", "unable to mount tmpfs: %s", strerror(errno));
+		bl->mounted = 1;
+		snprintf(bl->dir, sizeof bl->dir, "%s", LAYOUT_MNT);
+		fs = "tmpfs";
+	} else if (strcmp(fs, "none")) {
+		char *argv[96], pinned[512], extra[512], *tool_path;
+		size_t n = 0;
+		int xfs = !strcmp(fs, "xfs");
+		uint64_t size = 0;
+		unsigned lbs;
+		int fd = open(bl->dev, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			dev_geometry(fd, &size, &lbs);
+			close(fd);
+		}
+		if (xfs && size < XFS_MIN_BYTES && !(L->mkfs && strstr(L->mkfs, "--unsupported")))
+			return fail(bl, "skipped", "xfs on %s (%llu MB) is below mkfs.xfs's 300 MB minimum: give the layout more space or mkfs=\"--unsupported\"",
+				    bl->dev, (unsigned long long)size / 1000000);
+		snprintf(pinned, sizeof pinned, "%s", !strcmp(fs, "ext2") ? MKFS_EXT2 : !strcmp(fs, "ext3") ? MKFS_EXT3 :
+			 !strcmp(fs, "ext4") ? MKFS_EXT4 : MKFS_XFS);
+		snprintf(extra, sizeof extra, "%s", L->mkfs ? L->mkfs : "");
+		tool_path = xfs ? (char *)"/sbin/mkfs.xfs" : (char *)"/sbin/mke2fs";
+		argv[n++] = tool_path;
+		if (!xfs) {
+			argv[n++] = (char *)"-F";
+			argv[n++] = (char *)"-q";
+		}
+		sb_printf(&mkfs_used, "%s %s%s%s", tool_path, xfs ? "" : "-F -q ", pinned, extra[0] ? " " : "");
+		sb_puts(&mkfs_used, extra);
+		n = split_args(pinned, argv, n, 90);
+		n = split_args(extra, argv, n, 90);
+		argv[n++] = bl->dev;
+		argv[n] = NULL;
+		if (tool(bl, argv, NULL) < 0)
+			return -1;
+		{
+			char *margv[] = { (char *)BUSYBOX, (char *)"mount", (char *)"-t", (char *)fs,
+					  (char *)"-o", L->mount ? L->mount : (char *)"defaults", bl->dev, (char *)LAYOUT_MNT, NULL };
+			if (tool(bl, margv, NULL) < 0)
+				return -1;
+			bl->mounted = 1;
+			snprintf(bl->dir, sizeof bl->dir, "%s", LAYOUT_MNT);
+		}
+		if (xfs) {
+			char *iargv[] = { (char *)"/sbin/xfs_info", (char *)LAYOUT_MNT, NULL };
+			tool(bl, iargv, &fsinfo);
+		} else {
+			char *iargv[] = { (char *)"/sbin/dumpe2fs", (char *)"-h", bl->dev, NULL };
+			tool(bl, iargv, &fsinfo);
+		}
+		bl->status[0] = 0;
+		bl->reason[0] = 0;
+	}
+	bl->build_s = mono_now() - t0;
+
+	/* ---- fingerprint ---- */
+	jw_init(&fp);
+	jw_obj(&fp, NULL);
+	jw_str(&fp, "name", L->name);
+	jw_str(&fp, "kind", L->kind == LAYOUT_MD ? "md" : L->kind == LAYOUT_RAMDISK ? "ramdisk" :
+			     L->kind == LAYOUT_TMPFS ? "tmpfs" : "disk");
+	jw_str(&fp, "device", bl->dev[0] ? bl->dev : NULL);
+	jw_arr(&fp, "members");
+	for (size_t i = 0; i < bl->nmembers; i++) {
+		const struct blkdev *d = NULL;
+		for (size_t k = 0; k < A.ndevs; k++)
+			if (!strcmp(A.devs[k].name, bl->members[i]))
+				d = &A.devs[k];
+		jw_obj(&fp, NULL);
+		jw_str(&fp, "name", bl->members[i]);
+		jw_str(&fp, "serial", d ? d->serial : NULL);
+		jw_int(&fp, "size_bytes", d ? (long long)d->size : 0);
+		jw_obj_end(&fp);
+	}
+	jw_arr_end(&fp);
+	if (L->kind == LAYOUT_MD) {
+		jw_obj(&fp, "md");
+		jw_str(&fp, "level", L->md_level);
+		jw_int(&fp, "chunk_bytes", L->chunk);
+		jw_str(&fp, "resync", resync);
+		add_text(&fp, "detail", &md_detail);
+		jw_obj_end(&fp);
+	}
+	if (L->kind == LAYOUT_RAMDISK || L->kind == LAYOUT_TMPFS)
+		jw_int(&fp, "size_bytes", L->size);
+	jw_obj(&fp, "fs");
+	jw_str(&fp, "type", fs);
+	if (mkfs_used.len)
+		add_text(&fp, "mkfs", &mkfs_used);
+	if (fsinfo.len) {
+		const char *feat = strstr(fsinfo.s, "Filesystem features:");
+		if (feat) {
+			char f[512];
+			sscanf(feat, "Filesystem features: %511[^\n]", f);
+			jw_str(&fp, "features", f);
+		}
+		add_text(&fp, "superblock", &fsinfo);
+	}
+	mounts_line(LAYOUT_MNT, mline, sizeof mline);
+	jw_str(&fp, "mount", bl->mounted ? mline : NULL);
+	jw_obj_end(&fp);
+	jw_obj(&fp, "build_time");
+	jw_num(&fp, "value", bl->build_s);
+	jw_str(&fp, "unit", "s");
+	jw_str(&fp, "better", "lower");
+	jw_obj_end(&fp);
+	jw_obj_end(&fp);
+	bl->fingerprint = sb_steal(&fp.sb);
+	sb_free(&md_detail);
+	sb_free(&fsinfo);
+	sb_free(&mkfs_used);
+	return 0;
+}
+
+void layout_teardown(struct built_layout *bl)
+{
+	sync();
+	if (bl->mounted && umount2(LAYOUT_MNT, 0) < 0) {
+		warn_sys("unable to unmount %s; detaching it", LAYOUT_MNT);
+		umount2(LAYOUT_MNT, MNT_DETACH);
+	}
+	bl->mounted = 0;
+	if (bl->md_created) {
+		char *argv[] = { (char *)"/sbin/mdadm", (char *)"--stop", (char *)MD_DEV, NULL };
+		struct sbuf out = {0};
+		struct run_result r;
+		if (run_capture(argv, &out, TOOL_TIMEOUT_MS, &r) < 0 || !WIFEXITED(r.status) || WEXITSTATUS(r.status))
+			warn("mdadm --stop %s failed: %s", MD_DEV, out.s ? out.s : "");
+		sb_free(&out);
+		bl->md_created = 0;
+	}
+	for (size_t i = 0; i < bl->nmembers; i++) {
+		char keep_status[12], keep_reason[256];
+		memcpy(keep_status, bl->status, sizeof keep_status);
+		memcpy(keep_reason, bl->reason, sizeof keep_reason);
+		if (wipe(bl, bl->members[i], bl->labelled[i]) < 0)
+			warn("teardown: %s", bl->reason);
+		memcpy(bl->status, keep_status, sizeof keep_status);
+		memcpy(bl->reason, keep_reason, sizeof keep_reason);
+	}
+	if (bl->brd_loaded) {
+		module_unload("brd");
+		bl->brd_loaded = 0;
+	}
+	free(bl->fingerprint);
+	bl->fingerprint = NULL;
+}

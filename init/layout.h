@@ -1,0 +1,41 @@
+/*
+ * layout.h - storage layouts built fresh on claimed disks, and torn down.
+ */
+#ifndef BB_LAYOUT_H
+#define BB_LAYOUT_H
+
+#include <stddef.h>
+
+#include "plan.h"
+
+#define LAYOUT_MAX_MEMBERS 16
+
+struct built_layout {
+	const struct plan_layout *pl;
+	char dev[64];		/* top block device ("" for tmpfs) */
+	char dir[64];		/* mountpoint ("" when fs=none) */
+	size_t nmembers;
+	char members[LAYOUT_MAX_MEMBERS][32];	/* disk names under it */
+	int labelled[LAYOUT_MAX_MEMBERS];	/* member carried the scratch label */
+	int brd_loaded, md_created, mounted;
+	double build_s;
+	char *fingerprint;	/* JSON object text */
+	char status[12];	/* "" built, or "skipped" / "failed" */
+	char reason[256];
+};
+
+/* Build pl on the claimed disks (indexes into A.devs). Always fills out;
+ * returns 0 when built, -1 when skipped or failed (out->status/reason say). */
+int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t nclaimed,
+		 const int *labelled, struct built_layout *out);
+void layout_teardown(struct built_layout *bl);
+
+/* init/tunables.c: apply one tunable combination to the layout's devices,
+ * drop caches, and return the JSON object of what is in force. */
+char *tunables_apply(const struct plan *p, unsigned combo, const struct built_layout *bl);
+
+/* init/modules.c */
+int module_load_named(const char *name, const char *params);
+int module_unload(const char *name);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * plan.c - the "run the plan" step: choose the plan (command line, else the
+ * one stored in the results partition), claim disks, expand the matrix, and
+ * for each run build the layout (fresh), apply tunables, run the workload
+ * under the watchdog, and record the result with its fingerprint.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "claim.h"
+#include "err.h"
+#include "init.h"
+#include "json.h"
+#include "layout.h"
+#include "plan.h"
+#include "proc.h"
+#include "workload.h"
+#include "xio.h"
+
+static char *load_plan_text(char *name, size_t namelen, size_t *len)
+{
+	char path[512], err[256];
+	char *text;
+	if (A.conf.plan) {
+		snprintf(name, namelen, "%s.plan", A.conf.plan);
+		snprintf(path, sizeof path, "%s/%s.plan", PLAN_DIR, A.conf.plan);
+		text = read_file(path, len);
+		if (!text) {
+			char *ls = NULL;
+			struct sbuf avail = {0};
+			char *argv[] = { (char *)BUSYBOX, (char *)"ls", (char *)PLAN_DIR, NULL };
+			struct run_result r;
+			run_capture(argv, &avail, 5000, &r);
+			for (char *p = avail.s; p && *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			ls = avail.s ? avail.s : (char *)"none";
+			die(EXIT_BADINPUT, "no plan named %s (%s: %s); the userland has: %s", A.conf.plan, path,
+			    strerror(errno), ls);
+		}
+		return text;
+	}
+	if (A.rec.stored && A.rec.w.h.plan_len) {
+		snprintf(name, namelen, "%s (stored in the results partition)",
+			 A.rec.w.h.plan_name[0] ? A.rec.w.h.plan_name : "plan");
+		text = rs_read_plan(&A.rec.w.reg, &A.rec.w.h, err, sizeof err);
+		if (!text)
+			die(EXIT_BADINPUT, "%s", err);
+		*len = strlen(text);
+		return text;
+	}
+	return NULL;
+}
+
+static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
+{
+	struct sbuf notes = {0};
+	for (size_t i = 0; i < A.ndevs; i++) {
+		char path[64];
+		unsigned char sec[512];
+		int fd;
+		labelled[i] = 0;
+		snprintf(path, sizeof path, "/dev/%s", A.devs[i].name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (pread_all(fd, sec, sizeof sec, 0) == sizeof sec)
+				labelled[i] = scratch_label_ok(sec, sizeof sec);
+			close(fd);
+		}
+	}
+	*nclaimed = claim_disks(A.devs, A.ndevs, A.conf.disks, labelled, A.results_dev, claimed, &notes);
+	if (notes.len) {
+		char *save = NULL;
+		for (char *l = strtok_r(notes.s, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			warn("%s", l);
+	}
+	sb_free(&notes);
+	for (size_t i = 0; i < A.ndevs; i++) {
+		int c = 0;
+		for (size_t k = 0; k < *nclaimed; k++)
+			c |= claimed[k] == i;
+		info("disk %s: %s", A.devs[i].name,
+		     !strcmp(A.devs[i].name, A.results_dev) ? "results disk (only its results partition is written)" :
+		     c ? (labelled[i] ? "claimed (scratch label)" : "claimed (bootbench.disks)") :
+			 "not claimed: never written");
+	}
+}
+
+static void params_json(struct jw *w, const struct plan_workload *pw)
+{
+	const struct workload *wl = workload_find(pw->name);
+	jw_obj(w, "params");
+	/* every parameter with the value in force, defaults included */
+	for (const struct wparam *p = wl ? wl->params : NULL; p && p->name; p++) {
+		const char *v = p->def;
+		for (size_t i = 0; i < pw->nparams; i++)
+			if (!strcmp(pw->params[i].key, p->name))
+				v = pw->params[i].val;
+		jw_str(w, p->name, v);
+	}
+	jw_obj_end(w);
+}
+
+static void tunables_text(const struct plan *p, unsigned combo, char *out, size_t len)
+{
+	size_t o = 0;
+	out[0] = 0;
+	for (size_t t = 0; t < p->ntunables && o < len; t++)
+		o += snprintf(out + o, len - o, "%s%s=%s", t ? "," : "", p->tunables[t].name, plan_tunable_value(p, combo, t));
+	if (!p->ntunables)
+		snprintf(out, len, "-");
+}
+
+int run_plan(void)
+{
+	char name[128], err[512], tun[256];
+	size_t len, nclaimed = 0, nruns;
+	size_t *claimed = xcalloc(A.ndevs + 1, sizeof *claimed);
+	int *labelled = xcalloc(A.ndevs + 1, sizeof *labelled);
+	struct plan *p = xcalloc(1, sizeof *p);
+	struct plan_run *runs;
+	struct built_layout bl = {0};
+	char *text = load_plan_text(name, sizeof name, &len);
+	unsigned counts[5] = {0};
+
+	if (!text) {
+		info("no plan: none on the command line (bootbench.plan=NAME) and none stored in a results partition");
+		return 0;
+	}
+	if (plan_parse(name, text, len, workload_check, p, err, sizeof err) < 0)
+		die(EXIT_BADINPUT, "bad plan: %s", err);
+	free(text);
+	claim(claimed, &nclaimed, labelled);
+	nruns = plan_expand(p, &runs);
+	info("plan %s: %zu runs (%zu layouts x %u tunable sets x %zu workloads x %u iterations), timeout %u s per run",
+	     p->name, nruns, p->nlayouts, plan_tunable_combos(p), p->nworkloads, p->iterations, p->timeout_s);
+	for (size_t i = 0; i < nruns && !A.stop_requested; i++) {
+		const struct plan_run *r = &runs[i];
+		const struct workload *wl = workload_find(r->workload->name);
+		struct run_outcome o;
+		struct jw w;
+		char *tjson = NULL;
+
+		if (r->first_of_layout) {
+			info("[%zu/%zu] iteration %u: building layout %s", i + 1, nruns, r->iteration, r->layout->name);
+			if (layout_build(r->layout, claimed, nclaimed, labelled, &bl) == 0)
+				info("layout %s built in %.2f s on %s", r->layout->name, bl.build_s,
+				     bl.dev[0] ? bl.dev : "tmpfs");
+			else
+				warn("layout %s %s: %s", r->layout->name, bl.status, bl.reason);
+		}
+		tunables_text(p, r->tunables_index, tun, sizeof tun);
+		memset(&o, 0, sizeof o);
+		if (bl.status[0]) {
+			snprintf(o.status, sizeof o.status, "%s", bl.status);
+			snprintf(o.reason, sizeof o.reason, "layout %.40s: %.200s", r->layout->name, bl.reason);
+		} else {
+			tjson = tunables_apply(p, r->tunables_index, &bl);
+			info("[%zu/%zu] iteration %u, layout %s, tunables %s: %s", i + 1, nruns, r->iteration,
+			     r->layout->name, tun, r->workload->name);
+			if (run_workload(wl, bl.dir[0] ? bl.dir : NULL, bl.dev[0] ? bl.dev : NULL, r->workload->params,
+					 r->workload->nparams, p->timeout_s, &o) < 0) {
+				snprintf(o.status, sizeof o.status, "failed");
+				snprintf(o.reason, sizeof o.reason, "unable to start the run: %s", strerror(errno));
+			}
+		}
+		jw_init(&w);
+		jw_obj(&w, NULL);
+		jw_str(&w, "plan", p->name);
+		jw_str(&w, "workload", r->workload->name);
+		params_json(&w, r->workload);
+		if (bl.fingerprint)
+			jw_raw(&w, "layout", bl.fingerprint);
+		else {
+			jw_obj(&w, "layout");
+			jw_str(&w, "name", r->layout->name);
+			jw_obj_end(&w);
+		}
+		if (tjson)
+			jw_raw(&w, "tunables", tjson);
+		jw_int(&w, "iteration", r->iteration);
+		jw_int(&w, "run", i + 1);
+		jw_int(&w, "runs", nruns);
+		run_outcome_json(&w, &o);
+		jw_obj_end(&w);
+		rec_emit(&A.rec, RS_RUN, w.sb.s);
+		sb_free(&w.sb);
+		free(tjson);
+		if (!strcmp(o.status, "ok")) counts[0]++;
+		else if (!strcmp(o.status, "failed")) counts[1]++;
+		else if (!strcmp(o.status, "timeout")) counts[2]++;
+		else if (!strcmp(o.status, "crashed")) counts[3]++;
+		else counts[4]++;
+		if (strcmp(o.status, "ok"))
+			warn("run %zu: %s: %s", i + 1, o.status, o.reason);
+		run_outcome_free(&o);
+		reap_children();
+		init_check_signals();
+		if (r->last_of_layout)
+			layout_teardown(&bl);
+	}
+	if (bl.fingerprint || bl.mounted || bl.md_created || bl.brd_loaded)
+		layout_teardown(&bl);
+	info("plan %s done: %u ok, %u failed, %u timed out, %u crashed, %u skipped", p->name, counts[0], counts[1],
+	     counts[2], counts[3], counts[4]);
+	free(runs);
+	plan_free(p);
+	free(p);
+	free(claimed);
+	free(labelled);
+	return 0;
+}

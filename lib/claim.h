@@ -1,0 +1,33 @@
+/*
+ * claim.h - which disks the appliance may write: the safety rule.
+ *
+ * A disk is claimed when a bootbench.disks= token equals its serial, WWN or
+ * by-path id, or when its first sector carries the scratch label written by
+ * `bootbench mkscratch`. Nothing else is ever opened for writing. The disk
+ * holding the results partition is never a layout member, claimed or not.
+ */
+#ifndef BB_CLAIM_H
+#define BB_CLAIM_H
+
+#include <stddef.h>
+
+#include "blkdev.h"
+#include "sbuf.h"
+
+#define SCRATCH_MAGIC "BBSCRATCH1"
+
+/* Pure: devs[n] as discovered, tokens the comma list (or NULL), labelled[i]
+ * nonzero when devs[i] carries the scratch label, results the name of the
+ * results disk ("" none). Writes indexes of claimed disks to out (token
+ * order first, then labelled disks in discovery order) and returns how many.
+ * Problems (a token matching nothing, a token naming the results disk) are
+ * appended to notes, one line each. */
+size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, const int *labelled,
+		   const char *results, size_t *out, struct sbuf *notes);
+
+/* Does a first sector (512 bytes) carry the scratch label? */
+int scratch_label_ok(const unsigned char *sector, size_t len);
+/* Fill a 512-byte label sector. */
+void scratch_label_make(unsigned char sector[512]);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * registry.c - the one list of workloads, and the helpers they share.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+extern const struct workload wl_null, wl_touch;
+
+const struct workload *const workload_table[] = {
+	&wl_null,
+	&wl_touch,
+	NULL,
+};
+
+const struct workload *workload_find(const char *name)
+{
+	for (const struct workload *const *w = workload_table; *w; w++)
+		if (!strcmp((*w)->name, name))
+			return *w;
+	return NULL;
+}
+
+/* The plan parser's check (lib/plan.h): workload exists, parameters known. */
+int workload_check(const char *name, const struct kvpair *params, size_t n, char *err, size_t errlen)
+{
+	const struct workload *w = workload_find(name);
+	if (!w) {
+		size_t o = snprintf(err, errlen, "unknown workload \"%s\" (valid:", name);
+		for (const struct workload *const *x = workload_table; *x && o < errlen; x++)
+			o += snprintf(err + o, errlen - o, " %s", (*x)->name);
+		if (o < errlen)
+			snprintf(err + o, errlen - o, ")");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct wparam *p = w->params;
+		while (p && p->name && strcmp(p->name, params[i].key))
+			p++;
+		if (!p || !p->name) {
+			size_t o = snprintf(err, errlen, "workload %s has no parameter \"%s\" (valid:", name, params[i].key);
+			for (p = w->params; p && p->name && o < errlen; p++)
+				o += snprintf(err + o, errlen - o, " %s", p->name);
+			if (o < errlen)
+				snprintf(err + o, errlen - o, "%s)", w->params && w->params->name ? "" : " none");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const char *wl_param(const struct wctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nparams; i++)
+		if (!strcmp(c->params[i].key, name))
+			return c->params[i].val;
+	for (const struct wparam *p = c->w->params; p && p->name; p++)
+		if (!strcmp(p->name, name))
+			return p->def;
+	return NULL;
+}
+
+static char reason[256];
+
+const char *wl_reason(void)
+{
+	return reason;
+}
+
+int wl_fail(struct wctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	(void)c;
+	if (!reason[0]) {
+		va_start(ap, fmt);
+		vsnprintf(reason, sizeof reason, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+long long wl_param_size(struct wctx *c, const char *name)
+{
+	const char *v = wl_param(c, name);
+	char *end;
+	long long x;
+	if (!v || !*v || *v == '-')
+		goto bad;
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (errno || end == v)
+		goto bad;
+	switch (*end) {
+	case 0: break;
+	case 'k': case 'K': x <<= 10; end++; break;
+	case 'm': case 'M': x <<= 20; end++; break;
+	case 'g': case 'G': x <<= 30; end++; break;
+	default: goto bad;
+	}
+	if (*end && strcmp(end, "iB") && strcmp(end, "B"))
+		goto bad;
+	return x;
+bad:
+	wl_fail(c, "parameter %s=\"%s\" is not a size (e.g. 4096, 64K, 256M, 1G)", name, v ? v : "");
+	return -1;
+}
+
+long long wl_param_int(struct wctx *c, const char *name)
+{
+	const char *v = wl_param(c, name);
+	char *end;
+	long long x;
+	if (!v || !*v)
+		goto bad;
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (errno || *end || x < 0)
+		goto bad;
+	return x;
+bad:
+	wl_fail(c, "parameter %s=\"%s\" is not a whole number", name, v ? v : "");
+	return -1;
+}
+
+void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better)
+{
+	struct metric *m;
+	if (c->nmetrics >= WL_MAX_METRICS)
+		return;
+	m = &c->metrics[c->nmetrics++];
+	snprintf(m->name, sizeof m->name, "%s", name);
+	m->value = value;
+	snprintf(m->unit, sizeof m->unit, "%s", unit);
+	snprintf(m->better, sizeof m->better, "%s", better);
+}

@@ -1,0 +1,228 @@
+/*
+ * runner.c - the watchdog: every run executes in a child process with a
+ * deadline. A hang is killed and recorded `timeout`, a crash is recorded
+ * `crashed` with its signal, and the caller goes on to the next run. The child
+ * reports its figures as one JSON object over a pipe.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "workload.h"
+#include "xio.h"
+
+static void __attribute__((noreturn)) child(const struct workload *w, const char *dir, const char *dev,
+					    const struct kvpair *params, size_t nparams, int fd)
+{
+	struct wctx *c = xcalloc(1, sizeof *c);
+	struct jw out;
+	int rc = 0;
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	c->dir = dir;
+	c->dev = dev;
+	c->w = w;
+	c->params = params;
+	c->nparams = nparams;
+	jw_init(&c->details);
+	jw_obj(&c->details, NULL);
+	if (w->setup && w->setup(c) < 0)
+		rc = -1;
+	if (rc == 0 && w->run(c) < 0)
+		rc = -1;
+	if (w->teardown)
+		w->teardown(c);
+	jw_obj_end(&c->details);
+	jw_init(&out);
+	jw_obj(&out, NULL);
+	jw_bool(&out, "ok", rc == 0);
+	jw_str(&out, "reason", rc == 0 ? NULL : (wl_reason()[0] ? wl_reason() : "the workload failed without saying why"));
+	jw_arr(&out, "metrics");
+	for (size_t i = 0; i < c->nmetrics; i++) {
+		jw_obj(&out, NULL);
+		jw_str(&out, "name", c->metrics[i].name);
+		jw_num(&out, "value", c->metrics[i].value);
+		jw_str(&out, "unit", c->metrics[i].unit);
+		jw_str(&out, "better", c->metrics[i].better);
+		jw_obj_end(&out);
+	}
+	jw_arr_end(&out);
+	jw_raw(&out, "details", c->details.sb.s);
+	jw_obj_end(&out);
+	write_all(fd, out.sb.s, out.sb.len);
+	fflush(NULL);
+	_exit(rc == 0 ? 0 : 1);
+}
+
+static void parse_child_report(struct run_outcome *o, const char *text, size_t len)
+{
+	char err[128];
+	struct jv *v = json_parse(text, len, err, sizeof err);
+	const struct jv *m, *d;
+	if (!v) {
+		snprintf(o->reason, sizeof o->reason, "the workload's report was unreadable (%s)", err);
+		return;
+	}
+	if (json_get_str(v, "reason"))
+		snprintf(o->reason, sizeof o->reason, "%s", json_get_str(v, "reason"));
+	m = json_get(v, "metrics");
+	for (size_t i = 0; m && m->t == J_ARR && i < m->n && o->nmetrics < WL_MAX_METRICS; i++) {
+		const struct jv *x = m->items[i];
+		struct metric *mm = &o->metrics[o->nmetrics++];
+		snprintf(mm->name, sizeof mm->name, "%s", json_get_str(x, "name") ? json_get_str(x, "name") : "?");
+		mm->value = json_get_num(x, "value", 0);
+		snprintf(mm->unit, sizeof mm->unit, "%s", json_get_str(x, "unit") ? json_get_str(x, "unit") : "");
+		snprintf(mm->better, sizeof mm->better, "%s", json_get_str(x, "better") ? json_get_str(x, "better") : "");
+	}
+	d = json_get(v, "details");
+	if (d && d->t == J_OBJ && d->n) {
+		struct sbuf sb = {0};
+		json_dump(&sb, d);
+		o->details = sb_steal(&sb);
+	}
+	json_free(v);
+}
+
+int run_workload(const struct workload *w, const char *dir, const char *dev,
+		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
+		 struct run_outcome *o)
+{
+	int pfd[2], st = 0, done = 0;
+	struct sbuf rep = {0};
+	double deadline;
+	pid_t pid;
+
+	memset(o, 0, sizeof *o);
+	o->start = mono_now();
+	deadline = o->start + timeout_s;
+	if ((w->needs & WL_NEEDS_DIR) && !dir) {
+		snprintf(o->status, sizeof o->status, "skipped");
+		snprintf(o->reason, sizeof o->reason, "workload %s needs a filesystem; this layout has none", w->name);
+		return 0;
+	}
+	if ((w->needs & WL_NEEDS_DEV) && !dev) {
+		snprintf(o->status, sizeof o->status, "skipped");
+		snprintf(o->reason, sizeof o->reason, "workload %s needs a block device; this layout has none", w->name);
+		return 0;
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		child(w, dir, dev, params, nparams, pfd[1]);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
+	/* read the report until EOF or the deadline */
+	for (;;) {
+		struct pollfd p = { pfd[0], POLLIN, 0 };
+		char buf[4096];
+		int ms = -1, r;
+		if (timeout_s) {
+			double left = deadline - mono_now();
+			if (left <= 0)
+				break;
+			ms = (int)(left * 1000) + 1;
+		}
+		r = poll(&p, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		ssize_t n = read(pfd[0], buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			done = 1;
+			break;
+		}
+		if (rep.len < (8u << 20))
+			sb_add(&rep, buf, n);
+	}
+	close(pfd[0]);
+	/* the child closed its end: give it until the deadline to exit */
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			break;
+		if (!done || (timeout_s && mono_now() >= deadline)) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			snprintf(o->status, sizeof o->status, "timeout");
+			snprintf(o->reason, sizeof o->reason, "still running after the %u s timeout: killed", timeout_s);
+			o->duration_s = mono_now() - o->start;
+			sb_free(&rep);
+			return 0;
+		}
+		usleep(5000);
+	}
+	o->duration_s = mono_now() - o->start;
+	/* the workload's own children, if any escaped, die with its group */
+	kill(-pid, SIGKILL);
+	if (WIFSIGNALED(st)) {
+		snprintf(o->status, sizeof o->status, "crashed");
+		snprintf(o->reason, sizeof o->reason, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	} else {
+		parse_child_report(o, rep.s ? rep.s : "", rep.len);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && rep.len)
+			snprintf(o->status, sizeof o->status, "ok");
+		else {
+			snprintf(o->status, sizeof o->status, "failed");
+			if (!o->reason[0])
+				snprintf(o->reason, sizeof o->reason, "exited with status %d", WEXITSTATUS(st));
+		}
+	}
+	sb_free(&rep);
+	return 0;
+}
+
+void run_outcome_free(struct run_outcome *o)
+{
+	free(o->details);
+	o->details = NULL;
+}
+
+void run_outcome_json(struct jw *w, const struct run_outcome *o)
+{
+	jw_str(w, "status", o->status);
+	jw_str(w, "reason", o->reason[0] ? o->reason : NULL);
+	jw_obj(w, "duration");
+	jw_num(w, "value", o->duration_s);
+	jw_str(w, "unit", "s");
+	jw_str(w, "better", "lower");
+	jw_obj_end(w);
+	jw_arr(w, "metrics");
+	for (size_t i = 0; i < o->nmetrics; i++) {
+		jw_obj(w, NULL);
+		jw_str(w, "name", o->metrics[i].name);
+		jw_num(w, "value", o->metrics[i].value);
+		jw_str(w, "unit", o->metrics[i].unit);
+		jw_str(w, "better", o->metrics[i].better);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	if (o->details)
+		jw_raw(w, "details", o->details);
+}

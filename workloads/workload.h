@@ -1,0 +1,87 @@
+/*
+ * workload.h - the workload ops table (after fio's struct ioengine_ops).
+ *
+ * One workload per file in workloads/, each filling a `static const struct
+ * workload` with designated initializers; registry.c lists them all in one
+ * array. A workload runs in a child process under a watchdog (runner.c), so a
+ * hang or crash becomes a recorded result, never a dead appliance.
+ */
+#ifndef BB_WORKLOAD_H
+#define BB_WORKLOAD_H
+
+#include <stddef.h>
+
+#include "json.h"
+#include "plan.h"
+
+#define WL_MAX_METRICS 96
+
+enum { WL_NEEDS_DIR = 1, WL_NEEDS_DEV = 2 };
+
+struct wparam {
+	const char *name;
+	const char *def;	/* default value, as text */
+	const char *help;
+};
+
+struct metric {
+	char name[48];
+	double value;
+	char unit[16];
+	char better[8];		/* "higher" or "lower" */
+};
+
+struct wctx {
+	const char *dir;	/* a directory to work in (mounted layout), or NULL */
+	const char *dev;	/* the layout's block device, or NULL (tmpfs) */
+	const struct workload *w;
+	const struct kvpair *params;
+	size_t nparams;
+	struct metric metrics[WL_MAX_METRICS];
+	size_t nmetrics;
+	struct jw details;	/* workload-specific JSON object members */
+	void *priv;
+};
+
+struct workload {
+	const char *name;
+	const char *summary;
+	const struct wparam *params;	/* terminated by { NULL } */
+	unsigned needs;
+	int (*setup)(struct wctx *c);	/* may be NULL */
+	int (*run)(struct wctx *c);	/* 0 ok; -1 failed (reason via wl_fail) */
+	void (*teardown)(struct wctx *c);	/* may be NULL */
+};
+
+extern const struct workload *const workload_table[];
+const struct workload *workload_find(const char *name);
+
+/* Parameter value (the plan's, else the default); NULL for unknown names. */
+const char *wl_param(const struct wctx *c, const char *name);
+/* Parsed forms; a malformed value fails the run with a clear reason. */
+long long wl_param_size(struct wctx *c, const char *name);	/* 4K, 64M, 1G */
+long long wl_param_int(struct wctx *c, const char *name);
+void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better);
+/* Record why the run failed (first call wins); returns -1 for `return wl_fail(...)`. */
+int wl_fail(struct wctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *wl_reason(void);
+
+/* What the watchdog observed. */
+struct run_outcome {
+	char status[12];	/* ok, failed, timeout, crashed, skipped */
+	char reason[256];
+	double start, duration_s;	/* CLOCK_MONOTONIC start, wall seconds */
+	struct metric metrics[WL_MAX_METRICS];
+	size_t nmetrics;
+	char *details;		/* JSON object text or NULL */
+};
+
+/* Run setup/run/teardown in a child with a deadline (seconds, 0: none). */
+int run_workload(const struct workload *w, const char *dir, const char *dev,
+		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
+		 struct run_outcome *o);
+void run_outcome_free(struct run_outcome *o);
+/* Members of a run record for the outcome: status, reason, duration, metrics, details. */
+void run_outcome_json(struct jw *w, const struct run_outcome *o);
+
+#endif
