@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# bootbench run on the host: the same watchdog as the appliance. A hang is
+# killed at its timeout and recorded, a crash is recorded with its signal, and
+# the next run happens; figures carry units and directions.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BB" ] || skip_all "not built (run make)"
+plan 10
+mkdir -p "$T/d"
+"$BB" run null --sleep 30 --timeout 2 > "$T/hang" 2>/dev/null; rc=$?
+is "$rc" 1 "a hung run: exit 1"
+is "$(jq -r .data.status "$T/hang")" timeout "a hung run is recorded as timeout"
+ok "... and killed within its timeout (duration < 10 s)" \
+	sh -c "jq -e '.data.duration.value < 10' '$T/hang' >/dev/null"
+"$BB" run null --crash 1 > "$T/crash" 2>/dev/null
+is "$(jq -r .data.status "$T/crash")" crashed "a crashing run is recorded as crashed"
+is "$(jq -r .data.reason "$T/crash")" "killed by signal 6 (Aborted)" "... with its signal"
+"$BB" run touch --dir "$T/d" --size 128K > "$T/ok"; rc=$?
+is "$rc" 0 "the next run happens and succeeds"
+is "$(jq -r '.data.metrics[] | "\(.name) \(.unit) \(.better)"' "$T/ok")" "write_fsync ms lower" "figure with unit and direction"
+is "$(ls -A "$T/d")" "" "touch leaves nothing behind"
+"$BB" run touch --size 1Q --dir "$T/d" > "$T/bad" 2>/dev/null
+is "$(jq -r .data.reason "$T/bad")" 'parameter size="1Q" is not a size (e.g. 4096, 64K, 256M, 1G)' "a bad parameter fails the run with a reason"
+"$BB" run touch 2>"$T/err"; rc=$?
+is "$rc" 100 "a workload needing --dir without one: usage error"
+done_testing
