@@ -6,6 +6,7 @@
 #   make check-unit unit tests only (seconds, no QEMU)
 
 include config.mk
+PROVE_FLAGS ?=
 export BOOTBENCH_CACHE
 
 B        := build
@@ -55,17 +56,17 @@ $(B)/tests/%.t: tests/unit/%.c tests/unit/tap.h $(LIB_HOST)
 	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) -lm
 
 check-unit: $(UNIT_BIN) $(B)/bootbench
-	prove --exec '' $(UNIT_BIN) tests/host-*.t
+	prove $(PROVE_FLAGS) --exec '' $(UNIT_BIN) tests/host-*.t
 
 check-boot: all
-	prove --exec '' tests/boot-*.t
+	prove $(PROVE_FLAGS) --exec '' tests/boot-*.t
 
 # The README's test command: sets itself up, then every test through prove.
 check: deps
 	$(MAKE) all
 	$(MAKE) kernels
 	$(MAKE) $(UNIT_BIN)
-	prove --exec '' $(UNIT_BIN) $(wildcard tests/*.t)
+	prove $(PROVE_FLAGS) --exec '' $(UNIT_BIN) $(wildcard tests/*.t)
 
 clean:
 	rm -rf $(B)/host $(B)/musl $(B)/tests $(B)/bootbench $(B)/bootbench.static
