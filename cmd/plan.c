@@ -1,0 +1,130 @@
+/*
+ * plan.c - bootbench plan: check plan files on the host with the parser the
+ * appliance uses, and show the runs a plan expands to, in the order the
+ * appliance will run them.
+ */
+const char plan_usage[] =
+"usage: bootbench plan check FILE...\n"
+"       bootbench plan show FILE\n"
+"\n"
+"Plan files are described in docs/plans.md.\n"
+"  check   parse every FILE as the appliance would; prints\n"
+"           FILE: ok (N runs: L layouts x T tunable sets x W workloads x I iterations)\n"
+"          or the first error, \"FILE:LINE: message\", on stderr\n"
+"  show    print the expanded run list, one run a line:\n"
+"           ITERATION LAYOUT TUNABLES WORKLOAD [KEY=VALUE...]\n"
+"          TUNABLES is name=value,... or - when the plan sets none; values\n"
+"          holding blanks are double-quoted\n"
+"\n"
+"exit: 0 every plan is valid, 100 a plan is invalid or unreadable.\n";
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "defaults.h"
+#include "err.h"
+#include "plan.h"
+#include "xio.h"
+
+/* Stand-in until workloads/ provides the real check: accept everything.
+ * The strong definition there replaces it at link time. */
+__attribute__((weak)) int workload_check(const char *name, const struct kvpair *params, size_t n,
+					 char *err, size_t errlen)
+{
+	return 0;
+}
+
+/* 0, or -1 after printing why (unreadable file or the parser's message). */
+static int load(const char *file, struct plan *p)
+{
+	char err[512];
+	size_t len;
+	char *text = read_file(file, &len);
+	int rc;
+	if (!text) {
+		warn_sys("unable to read plan %s", file);
+		return -1;
+	}
+	rc = plan_parse(file, text, len, workload_check, p, err, sizeof err);
+	free(text);
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", err);
+		fflush(stderr);
+	}
+	return rc;
+}
+
+static int check(int argc, char **argv)
+{
+	int bad = 0;
+	if (argc < 1)
+		die(EXIT_BADINPUT, "plan check needs at least one FILE (see bootbench plan --help)");
+	for (int i = 0; i < argc; i++) {
+		struct plan p;
+		if (load(argv[i], &p) < 0) {
+			bad = 1;
+			continue;
+		}
+		printf("%s: ok (%llu runs: %zu layouts x %u tunable sets x %zu workloads x %u iterations)\n",
+		       argv[i],
+		       (unsigned long long)p.iterations * p.nlayouts * plan_tunable_combos(&p) * p.nworkloads,
+		       p.nlayouts, plan_tunable_combos(&p), p.nworkloads, p.iterations);
+		plan_free(&p);
+	}
+	return bad ? EXIT_BADINPUT : 0;
+}
+
+static void put_value(const char *v)
+{
+	if (strpbrk(v, " \t#"))
+		printf("\"%s\"", v);
+	else
+		fputs(v, stdout);
+}
+
+static int show(int argc, char **argv)
+{
+	struct plan p;
+	struct plan_run *runs;
+	size_t n;
+	if (argc != 1)
+		die(EXIT_BADINPUT, "plan show takes one FILE (see bootbench plan --help)");
+	if (load(argv[0], &p) < 0)
+		return EXIT_BADINPUT;
+	n = plan_expand(&p, &runs);
+	for (size_t i = 0; i < n; i++) {
+		const struct plan_run *r = &runs[i];
+		printf("%u %s ", r->iteration, r->layout->name);
+		if (!p.ntunables)
+			putchar('-');
+		for (size_t t = 0; t < p.ntunables; t++)
+			printf("%s%s=%s", t ? "," : "", p.tunables[t].name, plan_tunable_value(&p, r->tunables_index, t));
+		printf(" %s", r->workload->name);
+		for (size_t k = 0; k < r->workload->nparams; k++) {
+			printf(" %s=", r->workload->params[k].key);
+			put_value(r->workload->params[k].val);
+		}
+		putchar('\n');
+	}
+	free(runs);
+	plan_free(&p);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die_sys(EXIT_SYSFAIL, "unable to write the run list");
+	return 0;
+}
+
+int plan_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(plan_usage, stderr);
+		return EXIT_BADINPUT;
+	}
+	if (!strcmp(argv[1], "check"))
+		return check(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "show"))
+		return show(argc - 2, argv + 2);
+	fputs(plan_usage, stderr);
+	die(EXIT_BADINPUT, "unknown plan subcommand %s (check or show)", argv[1]);
+}

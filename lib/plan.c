@@ -1,0 +1,671 @@
+/*
+ * plan.c - the plan language (docs/plans.md): split lines into words, check
+ * each directive against a table, expand the matrix in its fixed order.
+ *
+ * Every rule that can reject a plan lives here, so `bootbench plan check` on
+ * the host and the appliance refuse the same plans with the same words.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "defaults.h"
+#include "plan.h"
+#include "sbuf.h"
+#include "xio.h"
+
+struct ctx {
+	const char *file;
+	int line;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	if (c->line > 0)
+		n = snprintf(c->err, c->errlen, "%s:%d: ", c->file, c->line);
+	else
+		n = snprintf(c->err, c->errlen, "%s: ", c->file);
+	if (n >= 0 && (size_t)n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* ---- words ---- */
+
+struct word {
+	char *s;
+	long eq;	/* offset of the first '=' outside quotes, -1: none */
+};
+
+struct words {
+	struct word *w;
+	size_t n;
+};
+
+static void words_free(struct words *ws)
+{
+	for (size_t i = 0; i < ws->n; i++)
+		free(ws->w[i].s);
+	free(ws->w);
+	ws->w = NULL;
+	ws->n = 0;
+}
+
+/* Split one line (no newline in it) on blanks. Double quotes group and are
+ * removed; '#' outside quotes ends the line. */
+static int split_line(struct ctx *c, const char *s, size_t len, struct words *ws)
+{
+	size_t i = 0;
+	while (i < len) {
+		struct sbuf sb = {0};
+		int inq = 0;
+		long eq = -1;
+		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+			i++;
+		if (i >= len || s[i] == '#')
+			break;
+		sb_add(&sb, "", 0);
+		while (i < len && (inq || (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '#'))) {
+			char ch = s[i++];
+			if (ch == '"') {
+				inq = !inq;
+				continue;
+			}
+			if (ch == '=' && !inq && eq < 0)
+				eq = (long)sb.len;
+			sb_putc(&sb, ch);
+		}
+		if (inq) {
+			sb_free(&sb);
+			return fail(c, "unterminated quote");
+		}
+		ws->w = xrealloc(ws->w, (ws->n + 1) * sizeof *ws->w);
+		ws->w[ws->n].s = sb_steal(&sb);
+		ws->w[ws->n].eq = eq;
+		ws->n++;
+	}
+	return 0;
+}
+
+/* ---- value checks ---- */
+
+/* [A-Za-z0-9._-] (upper: also capitals and dots), 1..PLAN_MAX_NAME long. */
+static int valid_name(const char *s, int wide)
+{
+	size_t n = strlen(s);
+	if (!n || n > PLAN_MAX_NAME)
+		return 0;
+	for (; *s; s++) {
+		char ch = *s;
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')
+			continue;
+		if (wide && ((ch >= 'A' && ch <= 'Z') || ch == '.'))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+#define NAME_HELP "letters, digits and . _ -, at most 64 characters"
+#define LOWER_HELP "a-z, 0-9, _ and -, at most 64 characters"
+
+/* A whole number: digits only. -1 when malformed or above max. */
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (max - (unsigned)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Bytes, or a whole number with K, M or G (powers of 1024). */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	size_t n = strlen(s);
+	unsigned shift = 0;
+	unsigned long long v;
+	char num[32];
+	if (!n || n >= sizeof num)
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	}
+	if (shift)
+		num[n - 1] = 0;
+	if (parse_uint(num, ~0ULL >> shift, &v) < 0)
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
+static int in_choices(const char *v, const char *choices)
+{
+	size_t n = strlen(v);
+	for (const char *p = choices; *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && !strncmp(p, v, n))
+			return 1;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return 0;
+}
+
+/* ---- layouts ---- */
+
+enum lkey { LK_MD, LK_DISKS, LK_CHUNK, LK_RESYNC, LK_RAMDISK, LK_TMPFS, LK_FS, LK_MKFS, LK_MOUNT, LK_N };
+enum ltype { LT_ENUM, LT_DISKS, LT_CHUNK, LT_SIZE, LT_TEXT };
+
+#define MIN_SIZE (1ULL << 20)
+#define MAX_SIZE (1ULL << 40)
+#define MIN_CHUNK (4ULL << 10)
+#define MAX_CHUNK (16ULL << 20)
+
+static const struct lkeydef {
+	const char *name;
+	enum ltype type;
+	const char *choices;	/* LT_ENUM */
+} lkeys[LK_N] = {
+	[LK_MD] = { "md", LT_ENUM, "raid0|raid1|raid5" },
+	[LK_DISKS] = { "disks", LT_DISKS, NULL },
+	[LK_CHUNK] = { "chunk", LT_CHUNK, NULL },
+	[LK_RESYNC] = { "resync", LT_ENUM, "assume-clean|wait|skip" },
+	[LK_RAMDISK] = { "ramdisk", LT_SIZE, NULL },
+	[LK_TMPFS] = { "tmpfs", LT_SIZE, NULL },
+	[LK_FS] = { "fs", LT_ENUM, "none|ext2|ext3|ext4|xfs" },
+	[LK_MKFS] = { "mkfs", LT_TEXT, NULL },
+	[LK_MOUNT] = { "mount", LT_TEXT, NULL },
+};
+
+static const char *lkey_list(void)
+{
+	static char list[128];
+	if (!list[0])
+		for (size_t i = 0; i < LK_N; i++) {
+			if (i)
+				strcat(list, ", ");
+			strcat(list, lkeys[i].name);
+		}
+	return list;
+}
+
+static const char *kind_name[] = {
+	[LAYOUT_DISK] = "disk", [LAYOUT_MD] = "md", [LAYOUT_RAMDISK] = "ramdisk", [LAYOUT_TMPFS] = "tmpfs",
+};
+
+static void layout_free(struct plan_layout *l)
+{
+	free(l->name);
+	free(l->md_level);
+	free(l->resync);
+	free(l->fs);
+	free(l->mkfs);
+	free(l->mount);
+	memset(l, 0, sizeof *l);
+}
+
+/* Check one value on its own; the rules between keys come after. */
+static int layout_value(struct ctx *c, enum lkey k, const char *v, unsigned long long *num)
+{
+	const struct lkeydef *d = &lkeys[k];
+	switch (d->type) {
+	case LT_ENUM:
+		if (!in_choices(v, d->choices))
+			return fail(c, "bad value for %s: \"%s\" (expected one of %s)", d->name, v, d->choices);
+		break;
+	case LT_DISKS:
+		if (parse_uint(v, MAX_BLOCKDEVS, num) < 0 || *num < 1)
+			return fail(c, "bad value for disks: \"%s\" (expected a whole number from 1 to %d)", v,
+				    MAX_BLOCKDEVS);
+		break;
+	case LT_CHUNK:
+		if (parse_size(v, num) < 0 || *num < MIN_CHUNK || *num > MAX_CHUNK || (*num & (*num - 1)))
+			return fail(c, "bad value for chunk: \"%s\" (expected a power of two from 4K to 16M)", v);
+		break;
+	case LT_SIZE:
+		if (parse_size(v, num) < 0 || *num < MIN_SIZE || *num > MAX_SIZE || *num % 4096)
+			return fail(c, "bad value for %s: \"%s\" (expected a size from 1M to 1024G, a multiple of 4K; "
+				    "bytes or K, M, G)", d->name, v);
+		break;
+	case LT_TEXT:
+		if (strlen(v) > PLAN_MAX_VALUE)
+			return fail(c, "value of %s is longer than %d characters", d->name, PLAN_MAX_VALUE);
+		break;
+	}
+	return 0;
+}
+
+static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
+{
+	const char *val[LK_N] = {0};
+	unsigned long long num[LK_N] = {0};
+	const char *name;
+	struct plan_layout *l;
+	int nkinds = 0;
+	char kinds[64] = "";
+
+	if (ws->n < 2 || ws->w[1].eq >= 0)
+		return fail(c, "layout needs a name: layout NAME key=value...");
+	name = ws->w[1].s;
+	if (!valid_name(name, 1))
+		return fail(c, "bad layout name \"%s\" (expected " NAME_HELP ")", name);
+	for (size_t i = 0; i < p->nlayouts; i++)
+		if (!strcmp(p->layouts[i].name, name))
+			return fail(c, "layout \"%s\" already defined on line %d", name, p->layouts[i].line);
+	if (p->nlayouts >= PLAN_MAX_LAYOUTS)
+		return fail(c, "more than %d layouts", PLAN_MAX_LAYOUTS);
+
+	for (size_t i = 2; i < ws->n; i++) {
+		char *w = ws->w[i].s, *v;
+		int k;
+		if (ws->w[i].eq < 0)
+			return fail(c, "expected key=value, got \"%s\" (layout NAME key=value...)", w);
+		w[ws->w[i].eq] = 0;	/* our copy: split it in place */
+		v = w + ws->w[i].eq + 1;
+		for (k = 0; k < LK_N && strcmp(lkeys[k].name, w); k++)
+			;
+		if (k == LK_N)
+			return fail(c, "unknown layout key \"%s\" (valid: %s)", w, lkey_list());
+		if (val[k])
+			return fail(c, "layout key %s given twice", w);
+		if (!*v)
+			return fail(c, "layout key %s needs a value (%s=...)", w, w);
+		if (layout_value(c, k, v, &num[k]) < 0)
+			return -1;
+		val[k] = v;
+	}
+
+	/* one kind per layout */
+	for (int k = 0; k < LK_N; k++)
+		if ((k == LK_MD || k == LK_RAMDISK || k == LK_TMPFS) && val[k]) {
+			if (nkinds++)
+				strcat(kinds, " and ");
+			strcat(kinds, lkeys[k].name);
+		}
+	if (nkinds > 1)
+		return fail(c, "%s exclude each other (one kind of layout per line)", kinds);
+
+	l = &p->layouts[p->nlayouts];
+	memset(l, 0, sizeof *l);
+	l->kind = val[LK_MD] ? LAYOUT_MD : val[LK_RAMDISK] ? LAYOUT_RAMDISK : val[LK_TMPFS] ? LAYOUT_TMPFS : LAYOUT_DISK;
+
+	if (val[LK_DISKS] && (l->kind == LAYOUT_RAMDISK || l->kind == LAYOUT_TMPFS))
+		return fail(c, "disks applies to disk and md layouts only (this is a %s layout)", kind_name[l->kind]);
+	if (val[LK_RESYNC] && l->kind != LAYOUT_MD)
+		return fail(c, "resync applies to md layouts only (this is a %s layout)", kind_name[l->kind]);
+	if (val[LK_CHUNK] && (l->kind != LAYOUT_MD || !strcmp(val[LK_MD], "raid1")))
+		return fail(c, "chunk applies to md=raid0 and md=raid5 layouts only");
+	if (l->kind == LAYOUT_TMPFS && (val[LK_FS] || val[LK_MKFS]))
+		return fail(c, "%s is not allowed in a tmpfs layout (its filesystem is tmpfs)",
+			    val[LK_FS] ? "fs" : "mkfs");
+	if (l->kind == LAYOUT_MD) {
+		unsigned min = strcmp(val[LK_MD], "raid5") ? 2 : 3;
+		if (!val[LK_DISKS])
+			return fail(c, "md=%s needs disks=N (at least %u)", val[LK_MD], min);
+		if (num[LK_DISKS] < min)
+			return fail(c, "md=%s needs at least %u disks (disks=%llu)", val[LK_MD], min, num[LK_DISKS]);
+	}
+	if (l->kind == LAYOUT_DISK && val[LK_DISKS] && num[LK_DISKS] != 1)
+		return fail(c, "a disk layout uses exactly one disk (disks=%llu; for more, add md=raid0|raid1|raid5)",
+			    num[LK_DISKS]);
+	if (l->kind != LAYOUT_TMPFS && !val[LK_FS])
+		return fail(c, "a %s layout needs fs=none|ext2|ext3|ext4|xfs", kind_name[l->kind]);
+	if (val[LK_FS] && !strcmp(val[LK_FS], "none") && (val[LK_MKFS] || val[LK_MOUNT]))
+		return fail(c, "%s needs a filesystem (this layout has fs=none)", val[LK_MKFS] ? "mkfs" : "mount");
+
+	l->name = xstrdup(name);
+	l->line = c->line;
+	l->ndisks = l->kind == LAYOUT_MD ? (unsigned)num[LK_DISKS] : l->kind == LAYOUT_DISK ? 1 : 0;
+	if (l->kind == LAYOUT_MD) {
+		l->md_level = xstrdup(val[LK_MD]);
+		l->chunk = num[LK_CHUNK];
+		l->resync = xstrdup(val[LK_RESYNC] ? val[LK_RESYNC] : "assume-clean");
+	}
+	if (l->kind == LAYOUT_RAMDISK || l->kind == LAYOUT_TMPFS)
+		l->size = num[l->kind == LAYOUT_RAMDISK ? LK_RAMDISK : LK_TMPFS];
+	l->fs = xstrdup(l->kind == LAYOUT_TMPFS ? "tmpfs" : val[LK_FS]);
+	l->mkfs = val[LK_MKFS] ? xstrdup(val[LK_MKFS]) : NULL;
+	l->mount = val[LK_MOUNT] ? xstrdup(val[LK_MOUNT]) : NULL;
+	p->nlayouts++;
+	return 0;
+}
+
+/* ---- tunables ---- */
+
+static const struct tundef {
+	const char *name;
+	int numeric;
+	unsigned long long min, max;
+} tunables[] = {
+	{ "scheduler", 0, 0, 0 },
+	{ "read_ahead_kb", 1, 0, 1048576 },
+	{ "nr_requests", 1, 4, 65536 },
+	{ "queue_depth", 1, 1, 65536 },
+};
+#define NTUNDEFS (sizeof tunables / sizeof *tunables)
+
+static const char *tunable_list(void)
+{
+	static char list[128];
+	if (!list[0])
+		for (size_t i = 0; i < NTUNDEFS; i++) {
+			if (i)
+				strcat(list, ", ");
+			strcat(list, tunables[i].name);
+		}
+	return list;
+}
+
+static void tunable_free(struct plan_tunable *t)
+{
+	free(t->name);
+	for (size_t i = 0; i < t->nvalues; i++)
+		free(t->values[i]);
+	memset(t, 0, sizeof *t);
+}
+
+static int parse_tunable(struct ctx *c, const struct words *ws, struct plan *p)
+{
+	const struct tundef *d = NULL;
+	struct plan_tunable *t;
+	if (ws->n < 2)
+		return fail(c, "tunable needs a name and values: tunable NAME VALUE...");
+	for (size_t i = 0; i < NTUNDEFS; i++)
+		if (!strcmp(tunables[i].name, ws->w[1].s))
+			d = &tunables[i];
+	if (!d)
+		return fail(c, "unknown tunable \"%s\" (valid: %s)", ws->w[1].s, tunable_list());
+	for (size_t i = 0; i < p->ntunables; i++)
+		if (!strcmp(p->tunables[i].name, d->name))
+			return fail(c, "tunable %s already set on line %d", d->name, p->tunables[i].line);
+	if (ws->n < 3)
+		return fail(c, "tunable %s needs at least one value", d->name);
+	if (ws->n - 2 > PLAN_MAX_VALUES)
+		return fail(c, "tunable %s has more than %d values", d->name, PLAN_MAX_VALUES);
+	if (p->ntunables >= PLAN_MAX_TUNABLES)	/* unreachable while names are unique */
+		return fail(c, "more than %d tunables", PLAN_MAX_TUNABLES);
+	for (size_t i = 2; i < ws->n; i++) {
+		const char *v = ws->w[i].s;
+		unsigned long long u;
+		if (d->numeric && (parse_uint(v, d->max, &u) < 0 || u < d->min))
+			return fail(c, "bad value for tunable %s: \"%s\" (expected a whole number from %llu to %llu)",
+				    d->name, v, d->min, d->max);
+		if (!d->numeric && !valid_name(v, 0))
+			return fail(c, "bad value for tunable %s: \"%s\" (expected a name of " LOWER_HELP ")", d->name, v);
+		for (size_t j = 2; j < i; j++)
+			if (!strcmp(ws->w[j].s, v))
+				return fail(c, "tunable %s lists \"%s\" twice", d->name, v);
+	}
+	t = &p->tunables[p->ntunables++];
+	t->name = xstrdup(d->name);
+	t->line = c->line;
+	t->nvalues = ws->n - 2;
+	for (size_t i = 0; i < t->nvalues; i++)
+		t->values[i] = xstrdup(ws->w[i + 2].s);
+	return 0;
+}
+
+/* ---- workloads ---- */
+
+static void workload_free(struct plan_workload *w)
+{
+	free(w->name);
+	for (size_t i = 0; i < w->nparams; i++) {
+		free(w->params[i].key);
+		free(w->params[i].val);
+	}
+	memset(w, 0, sizeof *w);
+}
+
+static int parse_workload(struct ctx *c, const struct words *ws, struct plan *p, plan_workload_check check)
+{
+	struct plan_workload *w;
+	const char *name;
+	char cerr[256];
+	if (ws->n < 2 || ws->w[1].eq >= 0)
+		return fail(c, "workload needs a name: workload NAME key=value...");
+	name = ws->w[1].s;
+	if (!valid_name(name, 0))
+		return fail(c, "bad workload name \"%s\" (expected " LOWER_HELP ")", name);
+	if (p->nworkloads >= PLAN_MAX_WORKLOADS)
+		return fail(c, "more than %d workloads", PLAN_MAX_WORKLOADS);
+	if (ws->n - 2 > PLAN_MAX_PARAMS)
+		return fail(c, "workload %s has more than %d parameters", name, PLAN_MAX_PARAMS);
+	for (size_t i = 2; i < ws->n; i++) {
+		char *k = ws->w[i].s, *v;
+		if (ws->w[i].eq < 0)
+			return fail(c, "expected key=value, got \"%s\" (workload NAME key=value...)", k);
+		k[ws->w[i].eq] = 0;
+		v = k + ws->w[i].eq + 1;
+		if (!valid_name(k, 0) || strchr(k, '-'))
+			return fail(c, "bad workload parameter name \"%s\" (expected a-z, 0-9 and _, at most 64 characters)", k);
+		if (!*v)
+			return fail(c, "workload parameter %s needs a value (%s=...)", k, k);
+		if (strlen(v) > PLAN_MAX_VALUE)
+			return fail(c, "value of %s is longer than %d characters", k, PLAN_MAX_VALUE);
+		for (size_t j = 2; j < i; j++)
+			if (!strcmp(ws->w[j].s, k))
+				return fail(c, "workload parameter %s given twice", k);
+	}
+	w = &p->workloads[p->nworkloads];
+	memset(w, 0, sizeof *w);
+	w->name = xstrdup(name);
+	w->line = c->line;
+	for (size_t i = 2; i < ws->n; i++) {
+		const char *k = ws->w[i].s;
+		w->params[w->nparams].key = xstrdup(k);
+		w->params[w->nparams].val = xstrdup(k + strlen(k) + 1);
+		w->nparams++;
+	}
+	cerr[0] = 0;
+	if (check && check(w->name, w->params, w->nparams, cerr, sizeof cerr) < 0) {
+		workload_free(w);
+		return fail(c, "%s", cerr[0] ? cerr : "workload rejected");
+	}
+	p->nworkloads++;
+	return 0;
+}
+
+/* ---- the plan ---- */
+
+static int parse_once(struct ctx *c, const struct words *ws, int *seen, const char *what,
+		      const char *usage, const char **arg)
+{
+	if (*seen)
+		return fail(c, "%s given twice (first on line %d)", what, *seen);
+	if (ws->n != 2)
+		return fail(c, "%s takes one value: %s", what, usage);
+	*seen = c->line;
+	*arg = ws->w[1].s;
+	return 0;
+}
+
+static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, plan_workload_check check,
+		      int seen[3])
+{
+	const char *d = ws->w[0].s, *arg;
+	unsigned long long u;
+	if (!strcmp(d, "plan")) {
+		if (parse_once(c, ws, &seen[0], "plan", "plan NAME", &arg) < 0)
+			return -1;
+		if (!valid_name(arg, 1))
+			return fail(c, "bad plan name \"%s\" (expected " NAME_HELP ")", arg);
+		free(p->name);
+		p->name = xstrdup(arg);
+		return 0;
+	}
+	if (!strcmp(d, "iterations")) {
+		if (parse_once(c, ws, &seen[1], "iterations", "iterations N", &arg) < 0)
+			return -1;
+		if (parse_uint(arg, 1000, &u) < 0 || u < 1)
+			return fail(c, "bad value for iterations: \"%s\" (expected a whole number from 1 to 1000)", arg);
+		p->iterations = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(d, "timeout")) {
+		if (parse_once(c, ws, &seen[2], "timeout", "timeout SECONDS", &arg) < 0)
+			return -1;
+		if (parse_uint(arg, 86400, &u) < 0 || u < 1)
+			return fail(c, "bad value for timeout: \"%s\" (expected seconds, a whole number from 1 to 86400)", arg);
+		p->timeout_s = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(d, "layout"))
+		return parse_layout(c, ws, p);
+	if (!strcmp(d, "tunable"))
+		return parse_tunable(c, ws, p);
+	if (!strcmp(d, "workload"))
+		return parse_workload(c, ws, p, check);
+	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, layout, tunable, workload)", d);
+}
+
+/* The default name: the file's base name without ".plan". */
+static char *name_from_file(const char *file)
+{
+	const char *b = strrchr(file, '/');
+	size_t n;
+	b = b ? b + 1 : file;
+	n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".plan"))
+		n -= 5;
+	return xstrndup(b, n);
+}
+
+int plan_parse(const char *file, const char *text, size_t len, plan_workload_check check,
+	       struct plan *p, char *err, size_t errlen)
+{
+	struct ctx c = { file, 0, err, errlen };
+	int seen[3] = {0};	/* line of plan, iterations, timeout */
+	unsigned long long runs;
+	size_t i = 0;
+
+	memset(p, 0, sizeof *p);
+	p->iterations = PLAN_DEFAULT_ITERATIONS;
+	p->timeout_s = PLAN_DEFAULT_TIMEOUT;
+	while (i < len) {
+		struct words ws = {0};
+		size_t start = i;
+		int rc;
+		c.line++;
+		while (i < len && text[i] != '\n')
+			i++;
+		for (size_t j = start; j < i; j++) {
+			unsigned char ch = (unsigned char)text[j];
+			if (ch < 0x20 && ch != '\t' && ch != '\r') {
+				fail(&c, "control character 0x%02x in the plan", ch);
+				goto bad;
+			}
+		}
+		rc = split_line(&c, text + start, i - start, &ws);
+		if (rc == 0 && ws.n)
+			rc = parse_line(&c, &ws, p, check, seen);
+		words_free(&ws);
+		if (rc < 0)
+			goto bad;
+		i++;	/* the newline */
+	}
+	c.line = 0;
+	if (!p->nlayouts) {
+		fail(&c, "plan has no layout");
+		goto bad;
+	}
+	if (!p->nworkloads) {
+		fail(&c, "plan has no workload");
+		goto bad;
+	}
+	runs = (unsigned long long)p->iterations * p->nlayouts * plan_tunable_combos(p) * p->nworkloads;
+	if (runs > PLAN_MAX_RUNS) {
+		fail(&c, "plan expands to %llu runs (at most %d)", runs, PLAN_MAX_RUNS);
+		goto bad;
+	}
+	if (!p->name)
+		p->name = name_from_file(file);
+	return 0;
+bad:
+	plan_free(p);
+	return -1;
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->name);
+	for (size_t i = 0; i < p->nlayouts; i++)
+		layout_free(&p->layouts[i]);
+	for (size_t i = 0; i < p->ntunables; i++)
+		tunable_free(&p->tunables[i]);
+	for (size_t i = 0; i < p->nworkloads; i++)
+		workload_free(&p->workloads[i]);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- expansion ---- */
+
+unsigned plan_tunable_combos(const struct plan *p)
+{
+	unsigned n = 1;
+	for (size_t t = 0; t < p->ntunables; t++)
+		n *= (unsigned)p->tunables[t].nvalues;
+	return n;
+}
+
+/* Combination c read as a number whose digits are value indexes, the last
+ * tunable the lowest digit. */
+const char *plan_tunable_value(const struct plan *p, unsigned c, size_t t)
+{
+	unsigned div = 1;
+	if (t >= p->ntunables)
+		return NULL;
+	for (size_t u = t + 1; u < p->ntunables; u++)
+		div *= (unsigned)p->tunables[u].nvalues;
+	return p->tunables[t].values[(c / div) % p->tunables[t].nvalues];
+}
+
+size_t plan_expand(const struct plan *p, struct plan_run **out)
+{
+	unsigned combos = plan_tunable_combos(p);
+	size_t n = (size_t)p->iterations * p->nlayouts * combos * p->nworkloads, k = 0;
+	struct plan_run *r = xcalloc(n ? n : 1, sizeof *r);
+
+	for (unsigned it = 1; it <= p->iterations; it++)
+		for (size_t li = 0; li < p->nlayouts; li++) {
+			const struct plan_layout *l = &p->layouts[it % 2 ? li : p->nlayouts - 1 - li];
+			size_t first = k;
+			for (unsigned c = 0; c < combos; c++)
+				for (size_t w = 0; w < p->nworkloads; w++) {
+					r[k].iteration = it;
+					r[k].layout = l;
+					r[k].tunables_index = c;
+					r[k].workload = &p->workloads[w];
+					k++;
+				}
+			if (k > first) {
+				r[first].first_of_layout = 1;
+				r[k - 1].last_of_layout = 1;
+			}
+		}
+	*out = r;
+	return k;
+}

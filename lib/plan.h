@@ -1,0 +1,119 @@
+/*
+ * plan.h - the plan language (docs/plans.md): what to build, what to run,
+ * how often, with which block tunables. One plan per file.
+ *
+ *   # comment
+ *   plan quick                      the plan's name (optional; default: file name)
+ *   iterations 3                    runs of every (layout, tunables, workload)
+ *   timeout 300                     per-run watchdog, seconds
+ *   layout raid1-ext3 md=raid1 disks=2 fs=ext3 mkfs="-b 4096" mount=noatime
+ *   layout ram ramdisk=256M fs=ext3
+ *   layout tmp tmpfs=128M
+ *   tunable scheduler mq-deadline none
+ *   tunable read_ahead_kb 0 256
+ *   workload stream size=64M bs=1M
+ *
+ * The parser takes a buffer and never opens files. Errors are
+ * "FILE:LINE: message", the same on the host (bootbench plan check) and in
+ * the appliance; an error about the plan as a whole (no layout, no workload,
+ * too many runs) has no line: "FILE: message".
+ */
+#ifndef BB_PLAN_H
+#define BB_PLAN_H
+
+#include <stddef.h>
+
+#define PLAN_MAX_LAYOUTS 32
+#define PLAN_MAX_WORKLOADS 32
+#define PLAN_MAX_TUNABLES 8
+#define PLAN_MAX_VALUES 8
+#define PLAN_MAX_PARAMS 16
+#define PLAN_MAX_NAME 64	/* plan, layout, workload and parameter names */
+#define PLAN_MAX_VALUE 255	/* any one value: mkfs="...", a parameter */
+#define PLAN_MAX_RUNS 100000	/* the expanded matrix */
+#define PLAN_DEFAULT_ITERATIONS 1
+#define PLAN_DEFAULT_TIMEOUT 600
+
+struct kvpair {
+	char *key, *val;
+};
+
+enum layout_kind { LAYOUT_DISK, LAYOUT_MD, LAYOUT_RAMDISK, LAYOUT_TMPFS };
+
+struct plan_layout {
+	char *name;
+	enum layout_kind kind;
+	char *md_level;		/* "raid0" "raid1" "raid5" (LAYOUT_MD) */
+	unsigned ndisks;	/* disks it needs (DISK: 1, MD: >= 2) */
+	unsigned long long chunk;	/* md chunk in bytes, 0: mdadm default (recorded) */
+	char *resync;		/* "assume-clean" (default), "wait", "skip" */
+	unsigned long long size;	/* ramdisk / tmpfs bytes */
+	char *fs;		/* "none", "ext2", "ext3", "ext4", "xfs"; tmpfs: "tmpfs" */
+	char *mkfs;		/* extra mkfs arguments, NULL: the pinned defaults */
+	char *mount;		/* mount options, NULL: none */
+	int line;
+};
+
+struct plan_tunable {
+	char *name;		/* scheduler, read_ahead_kb, nr_requests, queue_depth */
+	size_t nvalues;
+	char *values[PLAN_MAX_VALUES];
+	int line;
+};
+
+struct plan_workload {
+	char *name;
+	size_t nparams;
+	struct kvpair params[PLAN_MAX_PARAMS];
+	int line;
+};
+
+struct plan {
+	char *name;
+	unsigned iterations;	/* default 1 */
+	unsigned timeout_s;	/* default 600 */
+	size_t nlayouts, ntunables, nworkloads;
+	struct plan_layout layouts[PLAN_MAX_LAYOUTS];
+	struct plan_tunable tunables[PLAN_MAX_TUNABLES];
+	struct plan_workload workloads[PLAN_MAX_WORKLOADS];
+};
+
+/* Workload names and parameter names the parser accepts are checked by a
+ * callback so lib/ does not depend on workloads/: return 0 when the workload
+ * exists and every parameter is known, else -1 with a message in err. */
+typedef int (*plan_workload_check)(const char *name, const struct kvpair *params, size_t n,
+				   char *err, size_t errlen);
+
+/* The host's and the appliance's check, defined in workloads/ (cmd/plan.c
+ * carries a weak stand-in that accepts everything until it exists). */
+int workload_check(const char *name, const struct kvpair *params, size_t n,
+		   char *err, size_t errlen);
+
+/* Parse text (len bytes) named `file` in messages. Returns 0, or -1 with
+ * "file:line: message" in err. check may be NULL (no workload checking).
+ * On error *p holds nothing to free; after success, plan_free(p). */
+int plan_parse(const char *file, const char *text, size_t len, plan_workload_check check,
+	       struct plan *p, char *err, size_t errlen);
+void plan_free(struct plan *p);
+
+/* One run of the expanded matrix. */
+struct plan_run {
+	unsigned iteration;	/* 1-based */
+	const struct plan_layout *layout;
+	unsigned tunables_index;	/* index into the tunables cartesian product */
+	const struct plan_workload *workload;
+	int first_of_layout;	/* build the layout before this run */
+	int last_of_layout;	/* tear it down after this run */
+};
+
+/* Number of tunable combinations (product of value counts; 1 when none). */
+unsigned plan_tunable_combos(const struct plan *p);
+/* The value of tunable t in combination c. */
+const char *plan_tunable_value(const struct plan *p, unsigned c, size_t t);
+/* Expand in the fixed order documented in docs/plans.md: iterations outermost;
+ * within an iteration layouts in plan order (reversed on even iterations, so
+ * slow drift does not line up with one layout), then tunable combinations,
+ * then workloads. Returns the count; *out is malloc'd. */
+size_t plan_expand(const struct plan *p, struct plan_run **out);
+
+#endif
