@@ -73,6 +73,8 @@ static int check(int argc, char **argv)
 		       p.nlayouts, plan_tunable_combos(&p), p.nworkloads, p.iterations);
 		plan_free(&p);
 	}
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die_sys(EXIT_SYSFAIL, "unable to write to stdout");
 	return bad ? EXIT_BADINPUT : 0;
 }
 
