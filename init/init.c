@@ -248,7 +248,7 @@ int init_main(int argc, char **argv)
 	prog_name = "bootbench";
 	die_hook = fatal_hook;
 	umask(022);
-	setenv("PATH", "/sbin:/bin", 1);
+	setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);
 
 	if (getpid() != 1)
 		warn("running as pid %d, not 1: this is the appliance's init", (int)getpid());

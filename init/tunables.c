@@ -59,7 +59,8 @@ static void one_device(struct jw *w, struct jw *skipped, const struct plan *p, u
 			jw_obj_end(skipped);
 			continue;
 		}
-		if (write_file(path, want) < 0) {
+		int wrote = write_file(path, want) == 0;
+		if (!wrote) {
 			char *avail = read_attr(path), why[320];
 			snprintf(why, sizeof why, "the kernel refused %s=%s (%s); offered: %s", name, want, strerror(errno),
 				 avail ? avail : "?");
@@ -73,6 +74,16 @@ static void one_device(struct jw *w, struct jw *skipped, const struct plan *p, u
 		got = read_attr(path);
 		if (got && !strcmp(name, "scheduler"))
 			active(got);
+		if (wrote && got && strcmp(got, want)) {
+			/* bio-based devices (md, brd) accept and ignore some values */
+			char why[320];
+			snprintf(why, sizeof why, "requested %s=%s, the kernel keeps %s", name, want, got);
+			jw_obj(skipped, NULL);
+			jw_str(skipped, "tunable", name);
+			jw_str(skipped, "device", dev);
+			jw_str(skipped, "reason", why);
+			jw_obj_end(skipped);
+		}
 		jw_str(w, name, got);
 		free(got);
 	}

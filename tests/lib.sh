@@ -31,3 +31,6 @@ boot() {
 	"$TOP/scripts/boot-qemu" "$k" --accel "${BOOTBENCH_ACCEL:-tcg}" --timeout "${BOOT_TIMEOUT:-240}" \
 		--workdir "$T/work-$k-$$-$RANDOM" --log "$log" "$@" >/dev/null 2>"$log.err"
 }
+# all_true FILE FILTER: FILTER (a jq expression giving a boolean per JSON
+# line) was true at least once and never false.
+all_true() { jq -s -e "[.[] | $2] | length > 0 and all" "$1" >/dev/null; }
