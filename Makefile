@@ -22,7 +22,7 @@ LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 
-.PHONY: all deps kernels check check-unit check-boot clean userland
+.PHONY: all deps kernels check check-unit check-boot check-faults clean userland
 all: $(B)/bootbench $(B)/userland.cpio.gz
 
 deps:
@@ -60,6 +60,10 @@ check-unit: $(UNIT_BIN) $(B)/bootbench
 
 check-boot: all
 	prove $(PROVE_FLAGS) --exec '' tests/boot-*.t
+
+# Power cuts while the appliance writes (also part of make check).
+check-faults: all
+	prove $(PROVE_FLAGS) --exec '' tests/faults-*.t
 
 # The README's test command: sets itself up, then every test through prove.
 check: deps

@@ -23,7 +23,7 @@ diag() { printf '# %s\n' "$@"; }
 done_testing() { [ "$_failed" = 0 ]; exit $?; }
 # A scratch directory removed at exit.
 T=$(mktemp -d "${TMPDIR:-/tmp}/bootbench-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+[ -n "${KEEP:-}" ] && echo "# keeping $T" || trap 'rm -rf "$T"' EXIT
 need_kernel() { [ -f "$B/kernels/$1/vmlinuz" ]; }
 # boot NAME LOG [boot-qemu options...]: boot, return boot-qemu's status
 boot() {

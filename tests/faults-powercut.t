@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Power cut: QEMU is killed (SIGKILL) at seeded random moments while the
+# appliance appends records to one results image, 20 times: each cut waits for
+# a random number of records to appear on the console, then a random 0-49 ms. After each cut,
+# collect must return every record the console showed as written (a record is
+# printed only once durable), in order, with consecutive sequence numbers, and
+# nothing corrupt; then a clean boot still appends after all that.
+. "$(dirname "$0")/lib.sh"
+k=${KERNEL:-debian-6.1-generic}
+CUTS=${CUTS:-20}
+SEED=${SEED:-20261130}
+[ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
+need_kernel "$k" || skip_all "$k not fetched (make kernels)"
+plan $((CUTS * 3 + 3))
+RANDOM=$SEED
+cat > "$T/powercut.plan" <<'PLAN'
+plan powercut
+iterations 300
+layout tmp tmpfs=16M
+workload null
+PLAN
+img=$T/results.img
+"$BB" mkresults "$img" --size 16M --plan "$T/powercut.plan" 2>/dev/null
+cmd=$(scripts/boot-qemu "$k" --accel tcg --results "$img" --workdir "$T/w" --print-cmd)
+: > "$T/console.jsonl"
+for i in $(seq 1 "$CUTS"); do
+	# Cut while records are being written: once the console shows K records
+	# (K random in 1..300), wait a random 0-49 ms more, then SIGKILL QEMU.
+	want=$((1 + RANDOM % 300)) extra_ms=$((RANDOM % 50))
+	( eval "exec $cmd" ) < /dev/null > "$T/cut$i.log" 2>&1 &
+	qpid=$!
+	t0=$(date +%s)
+	while kill -0 "$qpid" 2>/dev/null; do
+		[ "$(grep -c '^BOOTBENCH' "$T/cut$i.log")" -ge "$want" ] && break
+		[ $(( $(date +%s) - t0 )) -gt 120 ] && break
+		sleep 0.02
+	done
+	sleep "0.0$((extra_ms / 10))$((extra_ms % 10))"
+	kill -KILL "$qpid" 2>/dev/null
+	wait "$qpid" 2>/dev/null
+	t="record $want+${extra_ms}ms"
+	# (grep, not jq: jq would re-print the numbers and the lines would differ)
+	"$BB" collect "$T/cut$i.log" 2>/dev/null | grep -v '^{"seq":null' >> "$T/console.jsonl"
+	"$BB" collect "$img" > "$T/img.jsonl" 2>"$T/collect$i.err"; rc=$?
+	shown=$(wc -l < "$T/console.jsonl")
+	missing=$(grep -vxF -f "$T/img.jsonl" "$T/console.jsonl" | wc -l)
+	is "$rc/$missing" "0/0" "cut $i at $t: collect reads the image and has all $shown records the consoles showed"
+	is "$(jq -r .seq "$T/img.jsonl" | awk 'NR != $1 { bad++ } END { print bad + 0 }')" 0 \
+		"cut $i: sequence numbers run 1..$(wc -l < "$T/img.jsonl") without a gap or a repeat"
+	extra=$(grep -vxF -f "$T/console.jsonl" "$T/img.jsonl" | wc -l)
+	ok "cut $i: records never shown on a console ($extra) are at most one per cut" test "$extra" -le "$i"
+	diag "cut $i: $(grep -c '^BOOTBENCH' "$T/cut$i.log") records on this boot's console"
+	grep -q -v ' records, ' "$T/collect$i.err" && diag "cut $i: collect said: $(grep -v ' records, ' "$T/collect$i.err" | head -2 | tr '\n' ' ')"
+done
+diag "after $CUTS cuts: $(wc -l < "$T/img.jsonl") records in the image"
+before=$(wc -l < "$T/img.jsonl")
+eval "timeout -s KILL 300 $cmd" < /dev/null > "$T/final.log" 2>&1
+ok "a clean boot after the cuts finishes" grep -q '^bootbench: done:' "$T/final.log"
+"$BB" collect "$img" > "$T/img.jsonl" 2>/dev/null
+is "$(jq -r 'select(.type=="run") | .data.status' "$T/img.jsonl" | sort -u)" ok "every run record in the image is intact and ok"
+ok "it appended its boot, 300 runs and end after the earlier records" test "$(wc -l < "$T/img.jsonl")" -eq $((before + 302))
+done_testing
