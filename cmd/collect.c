@@ -32,6 +32,7 @@ const char collect_usage[] =
 #include "json.h"
 #include "record.h"
 #include "results.h"
+#include "source.h"
 #include "xio.h"
 
 struct out {
@@ -164,119 +165,12 @@ static int emit(struct out *o, const char *line, size_t len, char *err, size_t e
 	return 0;
 }
 
-struct part_ctx {
-	struct out *o;
-	int bad;
-};
-
-static void part_record(void *ctx, const struct rs_rec *r)
+static void on_line(void *ctx, const char *line, size_t len, const char *where)
 {
-	struct part_ctx *pc = ctx;
-	struct sbuf line = {0};
+	struct out *o = ctx;
 	char err[160];
-	rec_line(&line, r->seq, r->boot_id, r->type, r->payload, r->len);
-	if (emit(pc->o, line.s, line.len, err, sizeof err) < 0) {
-		warn("%s: record at offset %llu (seq %llu) has a valid checksum but bad JSON: %s",
-		     pc->o->src, (unsigned long long)r->off, (unsigned long long)r->seq, err);
-		pc->bad++;
-	}
-	sb_free(&line);
-}
-
-static void part_corrupt(void *ctx, uint64_t off, const char *why)
-{
-	struct part_ctx *pc = ctx;
-	warn("%s: offset %llu: %s", pc->o->src, (unsigned long long)off, why);
-	pc->bad++;
-}
-
-static int collect_console(struct out *o, int fd)
-{
-	size_t len;
-	char *buf = read_fd(fd, 1u << 30, &len), *p, *end;
-	unsigned long lineno = 0, found = 0;
-	if (!buf) {
-		warn_sys("unable to read %s", o->src);
-		return 1;
-	}
-	for (p = buf, end = buf + len; p < end;) {
-		char *nl = memchr(p, '\n', end - p), *rec, err[160];
-		size_t ll;
-		if (!nl)
-			nl = end;
-		lineno++;
-		ll = nl - p;
-		rec = memmem(p, ll, CONSOLE_PREFIX "{", strlen(CONSOLE_PREFIX) + 1);
-		if (rec) {
-			size_t rl = nl - rec - strlen(CONSOLE_PREFIX);
-			char *json = rec + strlen(CONSOLE_PREFIX);
-			while (rl && (json[rl - 1] == '\r' || json[rl - 1] == ' '))
-				rl--;
-			found++;
-			if (emit(o, json, rl, err, sizeof err) < 0)
-				warn("%s: line %lu: damaged record line (%s), skipped", o->src, lineno, err);
-		}
-		p = nl + 1;
-	}
-	free(buf);
-	if (!found) {
-		warn("%s: no results partition and no BOOTBENCH lines: nothing to collect", o->src);
-		return 1;
-	}
-	return 0;
-}
-
-static int collect_one(struct out *o, const char *path)
-{
-	static const struct rs_scan_ops ops = { part_record, part_corrupt };
-	struct rs_region reg;
-	struct rs_header h;
-	struct rs_scan_result res;
-	struct part_ctx pc = { o, 0 };
-	unsigned char blk[4096];
-	char err[256];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
-
-	o->src = path;
-	if (fd < 0) {
-		warn_sys("unable to open %s", path);
-		return 1;
-	}
-	r = rs_locate(fd, path, &reg, err, sizeof err);
-	if (r < 0) {
-		warn("%s", err);
-		close(fd);
-		return 1;
-	}
-	if (r == 0) {
-		/* not a disk or partition of ours: perhaps a console log */
-		r = collect_console(o, fd);
-		close(fd);
-		return r;
-	}
-	if (rs_fd_read(&reg, blk, sizeof blk, 0) != (long)sizeof blk ||
-	    rs_header_decode(blk, sizeof blk, &h, err, sizeof err) < 0) {
-		if (rs_fd_read(&reg, blk, 1, 0) != 1)
-			snprintf(err, sizeof err, "unable to read the results header");
-		warn("%s: %s", reg.desc, err);
-		close(fd);
-		return 1;
-	}
-	if (h.size > reg.size) {
-		warn("%s: header claims %llu bytes, the partition has %llu: reading what is there",
-		     reg.desc, (unsigned long long)h.size, (unsigned long long)reg.size);
-		h.size = reg.size;
-	}
-	if (rs_scan(rs_fd_read, &reg, &h, &ops, &pc, &res, err, sizeof err) < 0) {
-		warn("%s: %s", reg.desc, err);
-		close(fd);
-		return 1;
-	}
-	close(fd);
-	info("%s: %llu records, %llu damaged, %llu of %llu KiB used", reg.desc,
-	     (unsigned long long)res.nrecords, (unsigned long long)res.ncorrupt,
-	     (unsigned long long)res.end / 1024, (unsigned long long)h.size / 1024);
-	return 0;
+	if (emit(o, line, len, err, sizeof err) < 0)
+		warn("%s: %s: damaged record (%s), skipped", o->src, where, err);
 }
 
 int collect_main(int argc, char **argv)
@@ -305,7 +199,8 @@ int collect_main(int argc, char **argv)
 		if (!strncmp(argv[i], "--format=", 9))
 			continue;
 		nsrc++;
-		if (collect_one(&o, argv[i]))
+		o.src = argv[i];
+		if (source_read(argv[i], on_line, &o, 0))
 			rc = 1;
 		fflush(stdout);
 	}

@@ -506,7 +506,7 @@ static int parse_once(struct ctx *c, const struct words *ws, int *seen, const ch
 static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, plan_workload_check check,
 		      int seen[3])
 {
-	const char *d = ws->w[0].s, *arg;
+	const char *d = ws->w[0].s, *arg = NULL;
 	unsigned long long u;
 	if (!strcmp(d, "plan")) {
 		if (parse_once(c, ws, &seen[0], "plan", "plan NAME", &arg) < 0)

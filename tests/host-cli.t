@@ -36,6 +36,6 @@ LOG
 printf 'BOOTBENCH {"seq":4,"boot_id":"00","type":"event","data":{}}\r\n' >> "$T/console.log"
 "$BB" collect "$T/console.log" >"$T/out" 2>"$T/err"; is "$?" 0 "console log: exit 0"
 is "$(jq -r .seq "$T/out" | tr '\n' ' ')" "1 3 4 " "console log: valid records kept, CR stripped"
-ok "console log: the damaged line is reported with its line number" grep -q 'console.log: line 3: damaged record line' "$T/err"
+ok "console log: the damaged line is reported with its line number" grep -q 'console.log: line 3: damaged record' "$T/err"
 
 done_testing

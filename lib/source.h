@@ -1,0 +1,21 @@
+/*
+ * source.h - every record of a source, whatever the source: a disk image or
+ * block device with our GPT partition, a bare results partition, a console
+ * log (BOOTBENCH lines among kernel messages), or the JSON lines `bootbench
+ * collect` printed. collect prints them; compare and report analyse them.
+ */
+#ifndef BB_SOURCE_H
+#define BB_SOURCE_H
+
+#include <stddef.h>
+
+/* line: one canonical record line (JSON text, len bytes); where: "line 12"
+ * or "offset 65536 (seq 3)", for messages about it. */
+typedef void (*record_line_fn)(void *ctx, const char *line, size_t len, const char *where);
+
+/* Damage is reported on stderr with its offset or line number, and skipped.
+ * Returns 0 when the source was read, 1 when it holds no results partition
+ * and no record lines, or cannot be read. quiet: no summary line. */
+int source_read(const char *path, record_line_fn fn, void *ctx, int quiet);
+
+#endif
