@@ -1,0 +1,396 @@
+/*
+ * stats.c - sample summaries, Welch's t-test, the Student t and normal
+ * distributions, and power arithmetic for `bootbench compare` (see stats.h).
+ *
+ * Everything rests on the regularized incomplete beta function I_x(a,b),
+ * evaluated with the continued fraction of Numerical Recipes (6.4) by the
+ * modified Lentz method, on whichever side of the mean of Beta(a,b) it
+ * converges fast. The t tail is I_x(df/2, 1/2) with x = df/(df+t^2); x and
+ * 1-x are both formed directly, so neither small t nor large t loses digits
+ * to cancellation, which is what keeps p-values of 1e-12 accurate.
+ * Quantiles are found by a safeguarded Newton iteration on log(tail), which
+ * is close to linear in the heavy tails where plain Newton crawls.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define PI 3.14159265358979323846
+#define SQRT1_2 0.70710678118654752440
+
+/* The continued fraction for I_x(a,b) * B(a,b) * a / (x^a (1-x)^b). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	/* On the side ibeta() picks it needs O(sqrt(max(a,b))) terms at worst;
+	 * for the t (b = 1/2) a few dozen at any df. The cap stops a runaway. */
+	for (int m = 1; m <= 100000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+/* The Stirling series remainder lgamma(x) - ((x-0.5) log x - x + log(2 pi)/2),
+ * to 1e-20 for x >= 1000. */
+static double stirling_corr(double x)
+{
+	double r = 1 / (x * x);
+	return (1.0 / 12 - r * (1.0 / 360 - r / 1260)) / x;
+}
+
+/* log B(a,b). lgamma(a+b) - lgamma(a) - lgamma(b) cancels badly when one
+ * argument is large (df/2 of a big Welch df, with b = 1/2): lgamma(5e5) is
+ * 6e6, its last bit 1e-9. Past 1000 the difference is formed from Stirling's
+ * series instead, where nothing large is subtracted. */
+static double lbeta(double a, double b)
+{
+	double big = fmax(a, b), small = fmin(a, b);
+
+	if (big < 1000)
+		return lgamma(a) + lgamma(b) - lgamma(a + b);
+	/* lgamma(big + small) - lgamma(big) */
+	return lgamma(small) - (small * log(big) + (big + small - 0.5) * log1p(small / big) - small
+				+ stirling_corr(big + small) - stirling_corr(big));
+}
+
+/* Regularized incomplete beta I_x(a,b); the caller passes y = 1 - x computed
+ * on its own, so that whichever of x and y is small keeps its precision.
+ */
+static double ibeta(double a, double b, double x, double y)
+{
+	double lx, ly, front;
+
+	if (isnan(x) || isnan(y) || !(a > 0) || !(b > 0))
+		return NAN;
+	if (x <= 0)
+		return 0;
+	if (y <= 0)
+		return 1;
+	lx = x > 0.5 ? log1p(-y) : log(x);
+	ly = y > 0.5 ? log1p(-x) : log(y);
+	front = exp(a * lx + b * ly - lbeta(a, b));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, y) / b;
+}
+
+/* P(T > |t|), one-sided, for finite df > 0. */
+static double t_tail(double t, double df)
+{
+	double x, y;
+
+	t = fabs(t);
+	if (t == 0)
+		return 0.5;
+	/* The fraction below loses about df/t^2 of its precision when x is
+	 * within a few 1/df of 1 (it subtracts numbers near 1 in every term):
+	 * ~1e-9 relative at df 1e8. Far past any Welch df of real samples, the
+	 * first term of the expansion in 1/df (Abramowitz & Stegun 26.7.5)
+	 * takes over; what it leaves out is of order t^8/df^2, ~1e-9 relative
+	 * at t = 12 (p 1e-33) and df 1e8. */
+	if (df > 1e8)
+		return 0.5 * erfc(t * SQRT1_2)
+		       + exp(-0.5 * t * t) / sqrt(2 * PI) * (t * t + 1) * t / (4 * df);
+	if (t > 1) {	/* by df/t^2, so that t^2 cannot overflow */
+		double r = df / t / t;
+		x = r / (1 + r);
+		y = 1 / (1 + r);
+	} else {
+		double t2 = t * t;
+		x = df / (df + t2);
+		y = t2 / (df + t2);
+	}
+	return 0.5 * ibeta(df / 2, 0.5, x, y);
+}
+
+static double t_pdf(double t, double df)
+{
+	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * PI)
+		   - (df + 1) / 2 * log1p(t / df * t));
+}
+
+double normal_cdf(double z)
+{
+	return 0.5 * erfc(-z * SQRT1_2);
+}
+
+double student_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || isnan(df) || !(df > 0))
+		return NAN;
+	if (isinf(df))
+		return normal_cdf(t);
+	tail = t_tail(t, df);
+	return t < 0 ? tail : 1 - tail;
+}
+
+double student_t_p2(double t, double df)
+{
+	double p;
+
+	if (isnan(t) || isnan(df) || !(df > 0))
+		return NAN;
+	if (isinf(df))
+		p = erfc(fabs(t) * SQRT1_2);
+	else
+		p = 2 * t_tail(t, df);
+	return p > 1 ? 1 : p;
+}
+
+/* The t >= 0 with P(T > t) = q, for 0 < q <= 0.5. */
+static double t_upper(double q, double df)
+{
+	double lo = 0, hi, t, lq = log(q);
+
+	if (q == 0.5)
+		return 0;
+	if (isinf(df))
+		return -normal_quantile(q);
+	/* Bracket: tail(lo) > q >= tail(hi). The normal quantile is a lower
+	 * bound for t's, so the search starts there and only grows. */
+	hi = fmax(1, -normal_quantile(q));
+	while (t_tail(hi, df) > q) {
+		lo = hi;
+		hi *= 4;
+		if (isinf(hi))
+			return INFINITY;
+	}
+	t = hi;
+	for (int i = 0; i < 400; i++) {
+		double tail = t_tail(t, df), pdf = t_pdf(t, df), next;
+
+		if (tail == q)
+			return t;
+		if (tail > q)
+			lo = t;
+		else
+			hi = t;
+		/* Newton on f(t) = log tail(t) - log q, f'(t) = -pdf/tail */
+		next = t + (log(tail) - lq) * tail / pdf;
+		if (!(next > lo && next < hi))	/* also catches NaN and inf */
+			next = lo > 0 && hi > 4 * lo ? sqrt(lo * hi) : (lo + hi) / 2;
+		if (fabs(next - t) <= 4 * DBL_EPSILON * t || hi - lo <= 4 * DBL_EPSILON * hi)
+			return next;
+		t = next;
+	}
+	return t;
+}
+
+double student_t_quantile(double p, double df)
+{
+	if (isnan(p) || isnan(df) || !(df > 0) || !(p > 0 && p < 1))
+		return NAN;
+	return p < 0.5 ? -t_upper(p, df) : t_upper(1 - p, df);
+}
+
+double student_t_crit(double alpha, double df)
+{
+	if (isnan(alpha) || isnan(df) || !(df > 0) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	return t_upper(alpha / 2, df);
+}
+
+/* Wichura, "Algorithm AS 241: The percentage points of the normal
+ * distribution", Applied Statistics 37 (1988), PPND16. */
+double normal_quantile(double p)
+{
+	double q = p - 0.5, r, v;
+
+	if (isnan(p) || p < 0 || p > 1)
+		return NAN;
+	if (p == 0)
+		return -INFINITY;
+	if (p == 1)
+		return INFINITY;
+	if (fabs(q) <= 0.425) {
+		r = 0.180625 - q * q;
+		return q * (((((((r * 2509.0809287301226727 + 33430.575583588128105) * r
+				 + 67265.770927008700853) * r + 45921.953931549871457) * r
+			       + 13731.693765509461125) * r + 1971.5909503065514427) * r
+			     + 133.14166789178437745) * r + 3.387132872796366608)
+		       / (((((((r * 5226.495278852545925 + 28729.085735721942674) * r
+				+ 39307.89580009271061) * r + 21213.794301586595867) * r
+			      + 5394.1960214247511077) * r + 687.1870074920579083) * r
+			    + 42.313330701600911252) * r + 1);
+	}
+	r = sqrt(-log(q < 0 ? p : 1 - p));
+	if (r <= 5) {
+		r -= 1.6;
+		v = (((((((r * 7.7454501427834140764e-4 + 0.0227238449892691845833) * r
+			  + 0.24178072517745061177) * r + 1.27045825245236838258) * r
+			+ 3.64784832476320460504) * r + 5.7694972214606914055) * r
+		      + 4.6303378461565452959) * r + 1.42343711074968357734)
+		    / (((((((r * 1.05075007164441684324e-9 + 5.475938084995344946e-4) * r
+			    + 0.0151986665636164571966) * r + 0.14810397642748007459) * r
+			  + 0.68976733498510000455) * r + 1.6763848301838038494) * r
+			+ 2.05319162663775882187) * r + 1);
+	} else {
+		r -= 5;
+		v = (((((((r * 2.01033439929228813265e-7 + 2.71155556874348757815e-5) * r
+			  + 0.0012426609473880784386) * r + 0.026532189526576123093) * r
+			+ 0.29656057182850489123) * r + 1.7848265399172913358) * r
+		      + 5.4637849111641143699) * r + 6.6579046435011037772)
+		    / (((((((r * 2.04426310338993978564e-15 + 1.4215117583164458887e-7) * r
+			    + 1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r
+			  + 0.0148753612908506148525) * r + 0.13692988092273580531) * r
+			+ 0.59983220655588793769) * r + 1);
+	}
+	return q < 0 ? -v : v;
+}
+
+void stats_describe(const double *x, size_t n, struct sample_stats *out)
+{
+	double sum = 0, ss = 0, comp = 0, mean;
+
+	out->n = n;
+	out->mean = out->sd = out->cov = out->min = out->max = NAN;
+	if (n == 0)
+		return;
+	out->min = out->max = x[0];
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		/* fmin/fmax would drop a NaN; a NaN sample must show */
+		if (x[i] < out->min || isnan(x[i]))
+			out->min = x[i];
+		if (x[i] > out->max || isnan(x[i]))
+			out->max = x[i];
+	}
+	mean = sum / n;
+	if (n < 2) {
+		out->mean = mean;
+		return;
+	}
+	/* Two passes with the compensation term: exact for boot times of a
+	 * few seconds measured to the nanosecond, where sum-of-squares is not. */
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - mean;
+		ss += d * d;
+		comp += d;
+	}
+	out->mean = mean + comp / n;
+	out->sd = sqrt((ss - comp * comp / n) / (n - 1));
+	out->cov = out->mean != 0 ? out->sd / fabs(out->mean) : NAN;
+}
+
+/* se^2 of the difference and the Welch-Satterthwaite df; 0 if the
+ * difference is usable, -1 if either group is too small. */
+static int welch_parts(const struct sample_stats *a, const struct sample_stats *b,
+		       double *se2, double *df)
+{
+	double sa, sb, ra, rb;
+
+	if (a->n < 2 || b->n < 2 || isnan(a->sd) || isnan(b->sd))
+		return -1;
+	sa = a->sd * a->sd / a->n;
+	sb = b->sd * b->sd / b->n;
+	*se2 = sa + sb;
+	/* df = se2^2 / (sa^2/(na-1) + sb^2/(nb-1)), with the shares of se2
+	 * so that tiny or huge variances neither underflow nor overflow. */
+	ra = sa / *se2;
+	rb = sb / *se2;
+	*df = 1 / (ra * ra / (a->n - 1) + rb * rb / (b->n - 1));
+	return 0;
+}
+
+double welch_t_test(const struct sample_stats *a, const struct sample_stats *b, double *t, double *df)
+{
+	double se2, dof, diff = b->mean - a->mean, tv, p;
+
+	if (welch_parts(a, b, &se2, &dof) < 0 || isnan(diff)) {
+		tv = dof = p = NAN;
+	} else if (se2 == 0) {
+		dof = NAN;
+		tv = diff == 0 ? 0 : copysign(INFINITY, diff);
+		p = diff == 0 ? 1 : 0;
+	} else {
+		tv = diff / sqrt(se2);
+		p = student_t_p2(tv, dof);
+	}
+	if (t)
+		*t = tv;
+	if (df)
+		*df = dof;
+	return p;
+}
+
+void welch_ci(const struct sample_stats *a, const struct sample_stats *b, double alpha, double *lo, double *hi)
+{
+	double se2, df, diff = b->mean - a->mean, w;
+
+	*lo = *hi = NAN;
+	if (welch_parts(a, b, &se2, &df) < 0 || !(alpha > 0 && alpha < 1))
+		return;
+	w = se2 == 0 ? 0 : student_t_crit(alpha, df) * sqrt(se2);
+	*lo = diff - w;
+	*hi = diff + w;
+}
+
+double stats_pooled_cov(const struct sample_stats *a, const struct sample_stats *b)
+{
+	if (a->n < 2 || b->n < 2)
+		return NAN;
+	return sqrt(((a->n - 1) * a->cov * a->cov + (b->n - 1) * b->cov * b->cov)
+		    / (a->n + b->n - 2));
+}
+
+/* z_{1-alpha/2} + z_{power}; z_{1-alpha/2} as -z_{alpha/2}, which keeps
+ * small alphas exact. */
+static double z_sum(double alpha, double power)
+{
+	if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+		return NAN;
+	return -normal_quantile(alpha / 2) + normal_quantile(power);
+}
+
+double min_detectable_change(double cov, size_t n, double alpha, double power)
+{
+	if (n == 0)
+		return NAN;
+	return z_sum(alpha, power) * sqrt(2.0 / n) * cov;
+}
+
+size_t runs_needed(double cov, double effect, double alpha, double power)
+{
+	double k, v;
+
+	if (!(cov >= 0) || !(effect > 0))
+		return 0;
+	k = z_sum(alpha, power) * cov / effect;
+	v = ceil(2 * k * k);
+	if (!(v < (double)(SIZE_MAX / 2)))	/* NaN, inf, or absurd */
+		return 0;
+	return v < 2 ? 2 : (size_t)v;
+}

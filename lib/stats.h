@@ -1,0 +1,80 @@
+/*
+ * stats.h - the little statistics `bootbench compare` needs to say whether
+ * kernel B differs from kernel A: sample summaries, Welch's t-test and its
+ * confidence interval, the Student t and normal distributions behind them,
+ * and the power arithmetic that says how many boots a comparison needs.
+ * Dependency-free (libm only). Against scipy (tests/unit/stats.c,
+ * tests/host-stats.t): t CDFs and p-values agree to 1e-10 relative for df up
+ * to 1e6, 3e-9 beyond, down to p = 1e-12 and far below; t quantiles to 3e-9,
+ * which is scipy's own error there; normal quantiles to 1e-15.
+ *
+ * Conventions: differences and t are B minus A, so a positive t or CI means
+ * B is larger (slower, for a time). Anything that cannot be computed (too few
+ * runs, a probability outside (0,1), NaN input) gives NAN, never a guess.
+ */
+#ifndef BB_STATS_H
+#define BB_STATS_H
+
+#include <stddef.h>
+
+struct sample_stats {
+	size_t n;
+	double mean, sd, cov;	/* sd: sample (n-1); cov = sd/|mean| (NAN if mean==0 or n<2) */
+	double min, max;
+};
+
+/* n == 0: everything NAN. n == 1: mean, min, max set; sd and cov NAN. */
+void stats_describe(const double *x, size_t n, struct sample_stats *out);
+
+/*
+ * Welch's unequal-variance t-test, two-sided; returns p in [0,1], and, when
+ * the pointers are not NULL, t = (mean_b - mean_a) / se (scipy's
+ * ttest_ind(b, a, equal_var=False)) and the Welch-Satterthwaite df.
+ * Edge cases:
+ *   n < 2 in either group: p, t and df are NAN (no variance estimate).
+ *   both variances zero: p = 1 if the means are equal, else 0; t is 0 or
+ *     +-INFINITY; df is NAN (0/0).
+ *   one variance zero: the ordinary formula, df = n-1 of the other group.
+ */
+double welch_t_test(const struct sample_stats *a, const struct sample_stats *b, double *t, double *df);
+
+/* Student t distribution with df > 0 degrees of freedom (df may be
+ * fractional, as Welch's is, or INFINITY for the normal). */
+double student_t_cdf(double t, double df);
+/* Two-sided tail P(|T| >= |t|), without the cancellation of 2*(1-cdf). */
+double student_t_p2(double t, double df);
+/* Quantile: the t with student_t_cdf(t, df) == p, for 0 < p < 1. */
+double student_t_quantile(double p, double df);
+/* Two-sided critical value, the quantile of 1 - alpha/2 (computed from
+ * alpha directly, so tiny alphas keep their precision): 0.05, 10 -> 2.228. */
+double student_t_crit(double alpha, double df);
+
+/* Standard normal CDF and quantile (Wichura's AS241, ~1e-16 relative). */
+double normal_cdf(double z);
+double normal_quantile(double p);
+
+/* 1 - alpha confidence interval of mean_b - mean_a (Welch). NAN bounds when
+ * either n < 2; [diff, diff] when both variances are zero. */
+void welch_ci(const struct sample_stats *a, const struct sample_stats *b, double alpha, double *lo, double *hi);
+
+/* The pooled coefficient of variation of two samples, for the two functions
+ * below: sqrt(((na-1) cov_a^2 + (nb-1) cov_b^2) / (na + nb - 2)), i.e. the
+ * relative variances pooled like variances are. NAN if either cov is. */
+double stats_pooled_cov(const struct sample_stats *a, const struct sample_stats *b);
+
+/*
+ * Minimum detectable change, as a fraction of the baseline mean, for a
+ * two-sample comparison with n runs per side, at significance alpha
+ * (two-sided) and the given power (e.g. 0.8), for a coefficient of variation
+ * cov: (z_{1-alpha/2} + z_{power}) * sqrt(2/n) * cov. NAN for n == 0 or an
+ * alpha or power outside (0,1).
+ */
+double min_detectable_change(double cov, size_t n, double alpha, double power);
+
+/* Runs per side to detect a relative change `effect` (e.g. 0.05):
+ * ceil(2 * ((z_{1-alpha/2} + z_{power}) * cov / effect)^2), at least 2.
+ * 0 when it cannot be computed (NaN or negative cov, effect <= 0, alpha or
+ * power outside (0,1), or a count that does not fit). */
+size_t runs_needed(double cov, double effect, double alpha, double power);
+
+#endif
