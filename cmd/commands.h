@@ -19,9 +19,10 @@ int mkresults_main(int argc, char **argv);
 int init_main(int argc, char **argv);
 int run_main(int argc, char **argv);
 int mkscratch_main(int argc, char **argv);
+int compare_main(int argc, char **argv);
 int plan_main(int argc, char **argv);
 
-extern const char run_usage[], mkscratch_usage[];
+extern const char run_usage[], mkscratch_usage[], compare_usage[];
 extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[];
 
 /* Small shared helpers for commands. */

@@ -26,6 +26,7 @@ const struct command commands[] = {
 	{ "collect", collect_main, "print the records of a results disk, partition or console log", collect_usage },
 	{ "mkresults", mkresults_main, "create a results disk image, or format a device as one", mkresults_usage },
 	{ "plan", plan_main, "check a plan file, or show the runs it expands to", plan_usage },
+	{ "compare", compare_main, "compare kernels: change, significance and noise per figure", compare_usage },
 	{ "run", run_main, "run one workload here, under the appliance's watchdog", run_usage },
 	{ "mkscratch", mkscratch_main, "label disks the appliance may destroy", mkscratch_usage },
 	{ "init", init_main, "the appliance's PID 1 (only inside the appliance)", init_usage },
