@@ -1,5 +1,6 @@
 # bootbench - a flat Makefile: wildcard sources, settings in config.mk.
 #
+#   make demo       the main job, end to end (scripts/demo --help)
 #   make            host tool, static appliance binary, userland archive
 #   make kernels    fetch and pack the kernels of config.mk
 #   make check      every test (installs what is missing first)
@@ -22,7 +23,7 @@ LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 
-.PHONY: all deps kernels check check-unit check-boot check-faults clean userland
+.PHONY: demo all deps kernels check check-unit check-boot check-faults clean userland
 all: $(B)/bootbench $(B)/userland.cpio.gz
 
 deps:
@@ -60,6 +61,10 @@ check-unit: $(UNIT_BIN) $(B)/bootbench
 
 check-boot: all
 	prove $(PROVE_FLAGS) --exec '' tests/boot-*.t
+
+# The main job: set up, build, fetch two kernels, boot, collect, compare.
+demo:
+	scripts/demo $(DEMO_ARGS)
 
 # Power cuts while the appliance writes (also part of make check).
 check-faults: all

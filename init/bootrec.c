@@ -89,6 +89,7 @@ char *boot_record_json(void)
 	jw_str(&w, "userland", A.userland_id);
 	jw_str(&w, "mode", A.conf.mode);
 	jw_str(&w, "accel", A.conf.accel);
+	jw_str(&w, "tag", A.conf.tag);
 	jw_obj(&w, "cpu");
 	jw_str(&w, "model", model);
 	jw_int(&w, "count", ncpu);

@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "gpt.h"
+#include "hash.h"
 #include "init.h"
 
 static void on_corrupt(void *ctx, uint64_t off, const char *why)
@@ -20,12 +21,35 @@ static void on_corrupt(void *ctx, uint64_t off, const char *why)
 	warn("results partition: offset %llu: %s", (unsigned long long)off, why);
 }
 
+/* A boot id must differ between boots even when the guest's random numbers
+ * repeat (QEMU's deterministic mode replays them): mix in the host's nonce
+ * and, when there is a results partition, its instance and current end. */
+static void set_boot_id(struct rs_writer *w)
+{
+	struct sha256 s;
+	unsigned char out[32];
+	sha256_init(&s);
+	sha256_update(&s, A.rec.boot_id, 16);
+	if (A.conf.nonce)
+		sha256_update(&s, A.conf.nonce, strlen(A.conf.nonce));
+	if (w) {
+		sha256_update(&s, w->h.instance, 16);
+		sha256_update(&s, &w->seq, sizeof w->seq);
+		sha256_update(&s, &w->end, sizeof w->end);
+	}
+	sha256_final(&s, out);
+	memcpy(A.rec.boot_id, out, 16);
+	if (w)
+		memcpy(w->boot_id, out, 16);
+}
+
 int open_results(void)
 {
 	static const struct rs_scan_ops ops = { NULL, on_corrupt };
 	char err[256];
 
 	random_bytes(A.rec.boot_id, 16);
+	set_boot_id(NULL);
 	if (!strcmp(A.conf.results, "none")) {
 		info("bootbench.results=none: records go to the console only");
 		return 0;
@@ -57,6 +81,7 @@ int open_results(void)
 			return -1;
 		}
 		A.rec.stored = 1;
+		set_boot_id(&A.rec.w);
 		snprintf(A.results_dev, sizeof A.results_dev, "%s", A.devs[i].name);
 		info("results: %s, %llu records so far, %llu KiB free", reg.desc,
 		     (unsigned long long)A.rec.w.seq,

@@ -90,6 +90,8 @@ static const struct keydef keys[] = {
 	{ "monitor_ms", K_UINT, NULL, OFF(monitor_ms), "system counter sampling interval in milliseconds" },
 	{ "mode", K_ENUM, "wallclock|deterministic", OFF(mode), "measurement mode the host booted us in" },
 	{ "accel", K_ENUM, "kvm|tcg|none", OFF(accel), "accelerator the host used (none: real hardware)" },
+	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
+	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
 };
 
 const char *bbconf_keys(void)
@@ -226,5 +228,7 @@ void bbconf_free(struct bbconf *conf)
 	free(conf->results);
 	free(conf->mode);
 	free(conf->accel);
+	free(conf->tag);
+	free(conf->nonce);
 	memset(conf, 0, sizeof *conf);
 }

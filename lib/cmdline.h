@@ -39,6 +39,8 @@ struct bbconf {
 	unsigned monitor_ms;
 	char *mode;		/* "wallclock" or "deterministic" */
 	char *accel;		/* how the host ran us, if it said: kvm, tcg, none */
+	char *tag;		/* a label the user gives this boot (A/A runs, "patched") */
+	char *nonce;		/* host-given uniqueness for the boot id (deterministic mode) */
 };
 
 /* Fill conf from the bootbench.* keys of c. Unknown bootbench.* keys are
