@@ -3,7 +3,8 @@
  * fidelity benchmarks, printing the same run record the appliance stores.
  */
 const char run_usage[] =
-"usage: bootbench run WORKLOAD [--dir DIR] [--dev DEV] [--timeout S] [--PARAM VALUE | PARAM=VALUE]...\n"
+"usage: bootbench run WORKLOAD [--dir DIR] [--dev DEV] [--timeout S] [--monitor-ms MS]\n"
+"                     [--PARAM VALUE | PARAM=VALUE]...\n"
 "       bootbench run --list\n"
 "\n"
 "Runs WORKLOAD once under the same watchdog as the appliance (a child\n"
@@ -11,6 +12,8 @@ const char run_usage[] =
 "one JSON line, exactly as `bootbench collect` prints stored records.\n"
 "  --dir DIR    directory to work in (workloads that need a filesystem)\n"
 "  --dev DEV    block device (workloads that read a device)\n"
+"  --monitor-ms system counter sampling interval (default 1000); the record\n"
+"               carries their summary (mean, max) and trace\n"
 "  --list       the workloads and their parameters\n"
 "exit: 0 the run was ok, 1 it failed, timed out or crashed, 100 bad usage.\n";
 
@@ -39,7 +42,7 @@ static void list(void)
 int run_main(int argc, char **argv)
 {
 	const char *dir = NULL, *dev = NULL;
-	unsigned timeout = 600;
+	unsigned timeout = 600, monitor_ms = 1000;
 	struct kvpair params[PLAN_MAX_PARAMS];
 	size_t np = 0;
 	const struct workload *w = NULL;
@@ -63,6 +66,11 @@ int run_main(int argc, char **argv)
 			if (t <= 0 || t > 86400)
 				die(EXIT_BADINPUT, "bad --timeout \"%s\" (seconds, 1..86400)", argv[i]);
 			timeout = t;
+		} else if (!strcmp(a, "--monitor-ms") && i + 1 < argc) {
+			long long t = parse_size(argv[++i]);
+			if (t <= 0 || t > 3600000)
+				die(EXIT_BADINPUT, "bad --monitor-ms \"%s\" (milliseconds, 1..3600000)", argv[i]);
+			monitor_ms = t;
 		} else if (!strncmp(a, "--", 2) && i + 1 < argc && np < PLAN_MAX_PARAMS) {
 			params[np].key = xstrdup(a + 2);
 			params[np++].val = xstrdup(argv[++i]);
@@ -89,7 +97,7 @@ int run_main(int argc, char **argv)
 		die(EXIT_BADINPUT, "workload %s needs --dir DIR", w->name);
 	if ((w->needs & WL_NEEDS_DEV) && !dev)
 		die(EXIT_BADINPUT, "workload %s needs --dev DEV", w->name);
-	if (run_workload(w, dir, dev, params, np, timeout, &o) < 0)
+	if (run_workload(w, dir, dev, params, np, timeout, monitor_ms, &o) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to start workload %s", w->name);
 	jw_init(&j);
 	jw_obj(&j, NULL);

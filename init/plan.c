@@ -164,7 +164,7 @@ int run_plan(void)
 			info("[%zu/%zu] iteration %u, layout %s, tunables %s: %s", i + 1, nruns, r->iteration,
 			     r->layout->name, tun, r->workload->name);
 			if (run_workload(wl, bl.dir[0] ? bl.dir : NULL, bl.dev[0] ? bl.dev : NULL, r->workload->params,
-					 r->workload->nparams, p->timeout_s, &o) < 0) {
+					 r->workload->nparams, p->timeout_s, A.conf.monitor_ms, &o) < 0) {
 				snprintf(o.status, sizeof o.status, "failed");
 				snprintf(o.reason, sizeof o.reason, "unable to start the run: %s", strerror(errno));
 			}

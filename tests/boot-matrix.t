@@ -10,9 +10,9 @@
 KS=${KERNELS:-"debian-6.1-generic debian-6.1-rt"}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 set -- $KS
-plan $(($# * 9 + 4))
+plan $(($# * 10 + 4))
 for k in $KS; do
-	if ! need_kernel "$k"; then for i in 1 2 3 4 5 6 7 8 9; do skip "$k not fetched"; done; continue; fi
+	if ! need_kernel "$k"; then for i in 1 2 3 4 5 6 7 8 9 10; do skip "$k not fetched"; done; continue; fi
 	img=$T/$k.img log=$T/$k.log
 	head -c 32M /dev/urandom > "$T/$k.victim"
 	before=$(sha256sum < "$T/$k.victim")
@@ -31,6 +31,8 @@ for k in $KS; do
 	ok "$k: tunables in force read back per device (scheduler of the members as requested)" \
 		all_true "$T/$k.runs" 'select(.layout.name=="raid1-ext3") | .tunables.requested.scheduler == .tunables.in_force.vdb.scheduler'
 	is "$(sha256sum < "$T/$k.victim")" "$before" "$k: the unclaimed disk is byte-identical after the plan"
+	all_true "$T/$k.runs" '(.counters.samples >= 2) and (.counters.summary.cpu_user.unit == "%") and (.counters.trace.t | length >= 1)' &&
+		pass "$k: every run carries system counters (summary and trace)" || fail "$k: every run carries system counters"
 	diag "$k: layout build times: $(jq -r 'select(.run) | "\(.layout.name)=\(.layout.build_time.value|.*100|round/100)s"' "$T/$k.runs" | sort -u | tr '\n' ' ')"
 done
 # Only 2 disks claimed: raid0-ext2 (4 disks) is skipped with its reason, the rest runs.

@@ -97,11 +97,11 @@ static void parse_child_report(struct run_outcome *o, const char *text, size_t l
 
 int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
-		 struct run_outcome *o)
+		 unsigned monitor_ms, struct run_outcome *o)
 {
 	int pfd[2], st = 0, done = 0;
 	struct sbuf rep = {0};
-	double deadline;
+	double deadline, next_sample;
 	pid_t pid;
 
 	memset(o, 0, sizeof *o);
@@ -119,6 +119,10 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 	}
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -1;
+	if (!monitor_ms)
+		monitor_ms = 1000;
+	ctr_start(&o->mon, monitor_ms, mono_now());
+	next_sample = o->mon.t0 + monitor_ms / 1000.0;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -136,13 +140,22 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 	for (;;) {
 		struct pollfd p = { pfd[0], POLLIN, 0 };
 		char buf[4096];
-		int ms = -1, r;
+		int ms, r;
+		double now = mono_now(), wake = next_sample;
 		if (timeout_s) {
-			double left = deadline - mono_now();
-			if (left <= 0)
+			if (deadline - now <= 0)
 				break;
-			ms = (int)(left * 1000) + 1;
+			if (deadline < wake)
+				wake = deadline;
 		}
+		if (now >= next_sample) {
+			ctr_tick(&o->mon, now);
+			next_sample += monitor_ms / 1000.0;
+			if (next_sample < now)
+				next_sample = now + monitor_ms / 1000.0;
+			continue;
+		}
+		ms = (int)((wake - now) * 1000) + 1;
 		r = poll(&p, 1, ms);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -173,12 +186,14 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			snprintf(o->status, sizeof o->status, "timeout");
 			snprintf(o->reason, sizeof o->reason, "still running after the %u s timeout: killed", timeout_s);
 			o->duration_s = mono_now() - o->start;
+			ctr_tick(&o->mon, mono_now());
 			sb_free(&rep);
 			return 0;
 		}
 		usleep(5000);
 	}
 	o->duration_s = mono_now() - o->start;
+	ctr_tick(&o->mon, mono_now());
 	/* the workload's own children, if any escaped, die with its group */
 	kill(-pid, SIGKILL);
 	if (WIFSIGNALED(st)) {
@@ -202,6 +217,7 @@ void run_outcome_free(struct run_outcome *o)
 {
 	free(o->details);
 	o->details = NULL;
+	ctr_free(&o->mon);
 }
 
 void run_outcome_json(struct jw *w, const struct run_outcome *o)
@@ -225,4 +241,6 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 	jw_arr_end(w);
 	if (o->details)
 		jw_raw(w, "details", o->details);
+	if (o->mon.n)
+		ctr_json(&o->mon, w);
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "counters.h"
 #include "json.h"
 #include "plan.h"
 
@@ -74,12 +75,14 @@ struct run_outcome {
 	struct metric metrics[WL_MAX_METRICS];
 	size_t nmetrics;
 	char *details;		/* JSON object text or NULL */
+	struct ctr_monitor mon;	/* system counters sampled during the run */
 };
 
-/* Run setup/run/teardown in a child with a deadline (seconds, 0: none). */
+/* Run setup/run/teardown in a child with a deadline (seconds, 0: none),
+ * sampling the system counters every monitor_ms meanwhile. */
 int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
-		 struct run_outcome *o);
+		 unsigned monitor_ms, struct run_outcome *o);
 void run_outcome_free(struct run_outcome *o);
 /* Members of a run record for the outcome: status, reason, duration, metrics, details. */
 void run_outcome_json(struct jw *w, const struct run_outcome *o);

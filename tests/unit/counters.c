@@ -1,0 +1,113 @@
+/*
+ * counters.c - /proc parsers on captured files of three kernel eras: 2.4
+ * (no /proc/vmstat; paging on /proc/stat's page and swap lines; 4 CPU
+ * fields), 2.6 (7 CPU fields, 14-field diskstats, 7-field partition lines),
+ * 4.18 (18 fields) and 5.5+ (20 fields).
+ */
+#include <stdlib.h>
+
+#include "counters.h"
+#include "tap.h"
+#include "xio.h"
+
+#define FIX "tests/fixtures/counters/"
+
+static char *load(const char *f, size_t *len)
+{
+	char *b = read_file(f, len);
+	if (!b) {
+		printf("Bail out! cannot read %s (run from the repository top)\n", f);
+		exit(1);
+	}
+	return b;
+}
+
+static char *names(const struct disk_counts *d, int n)
+{
+	static char s[256];
+	s[0] = 0;
+	for (int i = 0; i < n; i++)
+		snprintf(s + strlen(s), sizeof s - strlen(s), "%s%s", i ? " " : "", d[i].name);
+	return s;
+}
+
+int main(void)
+{
+	struct cpu_times c;
+	struct vm_counts vm;
+	struct disk_counts d[16];
+	struct mem_info m;
+	size_t len;
+	char *b;
+	int n;
+
+	tap_plan(24);
+	memset(&vm, 0, sizeof vm);
+	b = load(FIX "stat-2.4.txt", &len);
+	is_int(parse_proc_stat(b, len, &c, &vm), 0, "2.4 /proc/stat parses");
+	is_int(c.fields, 4, "2.4: four CPU fields");
+	ok(c.user == 3357 && c.system == 4313 && c.idle == 1362393 && c.iowait == 0, "2.4: user, system, idle; no iowait");
+	ok(vm.pgpgin == 5741 && vm.pgpgout == 1808 && vm.pswpin == 1, "2.4: paging from the page and swap lines");
+	free(b);
+	b = load(FIX "stat-2.6.txt", &len);
+	parse_proc_stat(b, len, &c, NULL);
+	ok(c.fields == 7 && c.iowait == 6290 && c.softirq == 456, "2.6: seven CPU fields with iowait");
+	free(b);
+	b = load(FIX "stat-6.1.txt", &len);
+	parse_proc_stat(b, len, &c, NULL);
+	ok(c.fields == 8 && c.user == 10132153 && c.steal == 0, "6.1: all fields read (guest fields ignored)");
+	free(b);
+	is_int(parse_proc_stat("intr 1 2\n", 9, &c, NULL), -1, "no cpu line: rejected");
+
+	memset(&vm, 0, sizeof vm);
+	b = load(FIX "vmstat-6.1.txt", &len);
+	is_int(parse_vmstat(b, len, &vm), 0, "6.1 /proc/vmstat parses");
+	ok(vm.pgpgin == 1406276 && vm.pgpgout == 5036240 && vm.pswpin == 12 && vm.pswpout == 40, "paging counters");
+	ok(vm.have_faults && vm.pgfault == 85741873 && vm.pgmajfault == 6126, "fault counters");
+	free(b);
+
+	b = load(FIX "diskstats-2.6.txt", &len);
+	n = parse_diskstats(b, len, d, 16);
+	is_str(names(d, n), "hda sda ram0", "2.6 diskstats: whole disks only (no partition, no loop; ram0 is our ramdisk layout)");
+	ok(d[0].reads == 446216 && d[0].rsect == 9550688 && d[0].writes == 424847 && d[0].wsect == 5922052, "2.6: ios and sectors");
+	ok(d[0].io_ticks == 3376340 && d[0].queue_ms == 23705160, "2.6: io ticks and weighted queue time");
+	free(b);
+	b = load(FIX "diskstats-4.18.txt", &len);
+	n = parse_diskstats(b, len, d, 16);
+	is_str(names(d, n), "nvme0n1 md0", "4.18 diskstats (18 fields): nvme namespace and md kept, nvme partition skipped");
+	ok(d[0].reads == 60412 && d[0].wsect == 3935224 && d[0].queue_ms == 134424, "4.18: fields in place");
+	free(b);
+	b = load(FIX "diskstats-5.5.txt", &len);
+	n = parse_diskstats(b, len, d, 16);
+	is_str(names(d, n), "vda vdb ram0 mmcblk0", "5.5+ diskstats (20 fields): ram0 (our ramdisk layout) kept, partitions skipped");
+	ok(d[1].writes == 1000 && d[1].wsect == 262144 && d[1].queue_ms == 3010, "5.5+: fields in place");
+	free(b);
+	is_int(parse_diskstats("garbage\n 8 0 sda 1 2\n", 21, d, 16), 0, "short lines are skipped");
+
+	b = load(FIX "meminfo-6.1.txt", &len);
+	is_int(parse_meminfo(b, len, &m), 0, "6.1 meminfo parses");
+	ok(m.total == 24603620 && m.cached == 919152 && m.dirty == 228 && m.writeback == 0 && m.buffers == 94244, "meminfo fields");
+	free(b);
+	b = load(FIX "meminfo-2.4.txt", &len);
+	is_int(parse_meminfo(b, len, &m), 0, "2.4 meminfo (with its byte table on top) parses");
+	ok(m.total == 1031124 && m.cached == 829588 && m.dirty == 0, "2.4: no Dirty line: 0");
+	free(b);
+
+	{
+		struct ctr_monitor mon;
+		struct jw w;
+		ctr_start(&mon, 100, 1000.0);
+		ctr_tick(&mon, 1000.1);
+		ctr_tick(&mon, 1000.2);
+		jw_init(&w);
+		jw_obj(&w, NULL);
+		ctr_json(&mon, &w);
+		jw_obj_end(&w);
+		ok(strstr(w.sb.s, "\"counters\":{\"interval_ms\":100,\"samples\":3,\"summary\":{\"cpu_user\":{\"mean\":") != NULL,
+		   "monitor JSON: interval, samples, summary");
+		ok(strstr(w.sb.s, "\"trace\":{\"t\":[0.1,0.2],") != NULL, "monitor JSON: trace times relative to the start");
+		sb_free(&w.sb);
+		ctr_free(&mon);
+	}
+	return tap_done();
+}
