@@ -21,6 +21,8 @@ int run_main(int argc, char **argv);
 int mkscratch_main(int argc, char **argv);
 int compare_main(int argc, char **argv);
 int plan_main(int argc, char **argv);
+int serve_main(int argc, char **argv);
+extern const char serve_usage[];
 
 extern const char run_usage[], mkscratch_usage[], compare_usage[];
 extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[];

@@ -29,6 +29,7 @@ const struct command commands[] = {
 	{ "compare", compare_main, "compare kernels: change, significance and noise per figure", compare_usage },
 	{ "run", run_main, "run one workload here, under the appliance's watchdog", run_usage },
 	{ "mkscratch", mkscratch_main, "label disks the appliance may destroy", mkscratch_usage },
+	{ "serve", serve_main, "serve a document over HTTP with the http workload's server", serve_usage },
 	{ "init", init_main, "the appliance's PID 1 (only inside the appliance)", init_usage },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -10,10 +10,13 @@
 #include "workload.h"
 
 extern const struct workload wl_null, wl_touch;
+extern const struct workload wl_tcpbw, wl_http;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
 	&wl_touch,
+	&wl_tcpbw,
+	&wl_http,
 	NULL,
 };
 
