@@ -9,14 +9,13 @@
 
 #include "workload.h"
 
-extern const struct workload wl_null, wl_touch, wl_forkexec;
+extern const struct workload wl_null, wl_touch;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
 	&wl_touch,
-	&wl_forkexec,
 	&wl_stream,
 	&wl_hdparm,
 	&wl_bonnie,
