@@ -12,6 +12,7 @@
 extern const struct workload wl_null, wl_touch;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
+extern const struct workload wl_dbload;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -21,6 +22,7 @@ const struct workload *const workload_table[] = {
 	&wl_bonnie,
 	&wl_tcpbw,
 	&wl_http,
+	&wl_dbload,
 	NULL,
 };
 
