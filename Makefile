@@ -37,11 +37,30 @@ $(B)/musl/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -Os $(WARN) $(INC) -c -o $@ $<
 
-$(B)/bootbench: $(HOST_OBJ)
+# ---- SQLite, the engine of the dbload and oltp workloads ----
+# Static libraries built by rootfs/build-sqlite from the Debian source package
+# pinned in rootfs/sources.lock, with the options of rootfs/recipes/sqlite3.sh:
+# one for musl (bootbench.static), one for the host (bootbench). The build is
+# cached in $(BOOTBENCH_CACHE)/build; build/sqlite holds copies. Only the
+# database workloads include sqlite3.h.
+SQLITE_OUT    := $(B)/sqlite
+SQLITE_HOST_A := $(SQLITE_OUT)/host/libsqlite3.a
+SQLITE_MUSL_A := $(SQLITE_OUT)/musl/libsqlite3.a
+SQLITE_H      := $(SQLITE_OUT)/include/sqlite3.h
+SQLITE_USERS  := $(wildcard workloads/dbload.c workloads/oltp.c workloads/sqlgen.c)
+INC += -I$(SQLITE_OUT)/include
+
+$(SQLITE_HOST_A) $(SQLITE_MUSL_A) $(SQLITE_H) &: rootfs/build-sqlite rootfs/recipes/sqlite3.sh rootfs/sources.lock
+	rootfs/build-sqlite $(SQLITE_OUT) >/dev/null
+
+$(patsubst %.c,$(B)/host/%.o,$(SQLITE_USERS)) $(patsubst %.c,$(B)/musl/%.o,$(SQLITE_USERS)): $(SQLITE_H)
+# ---- end of SQLite ----
+
+$(B)/bootbench: $(HOST_OBJ) $(SQLITE_HOST_A)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 # The appliance's copy: static musl, the same sources.
-$(B)/bootbench.static: $(MUSL_OBJ)
+$(B)/bootbench.static: $(MUSL_OBJ) $(SQLITE_MUSL_A)
 	$(MUSL_CC) -static -s -o $@ $^ -lm
 
 $(B)/userland.cpio.gz: $(B)/bootbench.static $(shell find rootfs -type f)
