@@ -12,7 +12,7 @@
 extern const struct workload wl_null, wl_touch;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
-extern const struct workload wl_dbload;
+extern const struct workload wl_dbload, wl_oltp;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -23,6 +23,7 @@ const struct workload *const workload_table[] = {
 	&wl_tcpbw,
 	&wl_http,
 	&wl_dbload,
+	&wl_oltp,
 	NULL,
 };
 
