@@ -91,6 +91,7 @@ static const struct keydef keys[] = {
 	{ "mode", K_ENUM, "wallclock|deterministic", OFF(mode), "measurement mode the host booted us in" },
 	{ "accel", K_ENUM, "kvm|tcg|none", OFF(accel), "accelerator the host used (none: real hardware)" },
 	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
+	{ "qemu", K_NAME, NULL, OFF(qemu), "QEMU version the host ran us under (scripts/boot-qemu sets it)" },
 	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
 };
 
@@ -230,5 +231,6 @@ void bbconf_free(struct bbconf *conf)
 	free(conf->accel);
 	free(conf->tag);
 	free(conf->nonce);
+	free(conf->qemu);
 	memset(conf, 0, sizeof *conf);
 }

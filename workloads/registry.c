@@ -9,7 +9,7 @@
 
 #include "workload.h"
 
-extern const struct workload wl_null, wl_touch;
+extern const struct workload wl_null, wl_touch, wl_forkexec;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 extern const struct workload wl_dbload, wl_oltp;
@@ -17,6 +17,7 @@ extern const struct workload wl_dbload, wl_oltp;
 const struct workload *const workload_table[] = {
 	&wl_null,
 	&wl_touch,
+	&wl_forkexec,
 	&wl_stream,
 	&wl_hdparm,
 	&wl_bonnie,

@@ -34,7 +34,7 @@ static const struct {
 	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
 	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
 	{ "bootbench.foo=1 bootbench.plan=x", 1,
-	  "unknown key bootbench.foo ignored (valid: plan, disks, results, reboot, shell, lava, debug, monitor_ms, mode, accel, tag, nonce)" },
+	  "unknown key bootbench.foo ignored (valid: plan, disks, results, reboot, shell, lava, debug, monitor_ms, mode, accel, tag, qemu, nonce)" },
 	{ "notours.reboot=yes bootbench.disks=bbscratch0,pci-0000:00:04.0", 1, NULL },
 };
 
