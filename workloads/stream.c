@@ -121,10 +121,15 @@ static int stream_run(struct wctx *c)
 	fprintf(stderr, "stream: write %lld MiB bs=%lld%s ... %.1f MB/s\n", size >> 20, bs,
 		sync_ ? " fsync" : "", size / w.wall / 1e6);
 
+	/* drop first, then open, as `sync; echo 3 >drop_caches; dd if=F` does */
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		goto rfail;
 	how = drop_cache(fd, why, sizeof why);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		goto rfail;
 	phase_start(&r);
 	done = 0;
 	for (;;) {
