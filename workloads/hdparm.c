@@ -38,7 +38,7 @@ static double now(void)
 /* hdparm's flush_buffer_cache: write everything back, then drop the device's
  * cached pages. Returns 0, or -1 with errno from BLKFLSBUF.
  * On a RAM disk (brd, major 1) BLKFLSBUF used to free the disk's pages, that
- * is, erase it, when nothing else held it open (kernels before 5.9, and rd
+ * is, erase it, when nothing else held it open (older brd, and rd
  * in 2.4/2.6): there only the page cache is dropped, with fadvise. */
 static int flush_cache(int fd, int ramdisk)
 {
