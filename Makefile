@@ -23,7 +23,7 @@ LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 
-.PHONY: demo all deps kernels check check-unit check-boot check-faults clean userland
+.PHONY: demo bench bench-sensitivity all deps kernels check check-unit check-boot check-faults clean userland
 all: $(B)/bootbench $(B)/userland.cpio.gz
 
 deps:
@@ -84,6 +84,17 @@ check-boot: all
 # The main job: set up, build, fetch two kernels, boot, collect, compare.
 demo:
 	scripts/demo $(DEMO_ARGS)
+
+# Fidelity and speed against reference tools on this host (not tests): ratios
+# ours/reference for dd, fio, hdparm, bonnie++, ab, wrk, iperf3, sqlite3.
+bench: all
+	scripts/bench-storage
+	scripts/bench-net
+	scripts/bench-db
+
+# Deterministic mode's sensitivity: init_on_free=1 against the default.
+bench-sensitivity: all
+	scripts/bench-sensitivity
 
 # Power cuts while the appliance writes (also part of make check).
 check-faults: all
