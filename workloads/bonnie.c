@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "sbuf.h"
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
@@ -69,13 +70,6 @@ struct bon {
 	double t0, cpu0, op0;
 };
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 static double cpu_now(void)
 {
 	struct rusage r;
@@ -95,24 +89,24 @@ static long rnd(struct bon *b)
 static void start(struct bon *b)
 {
 	b->cpu0 = cpu_now();
-	b->t0 = now();
+	b->t0 = mono_now();
 }
 
 static void stop(struct bon *b, int p)
 {
-	b->r[p].elapsed = now() - b->t0;
+	b->r[p].elapsed = mono_now() - b->t0;
 	b->r[p].cpu = cpu_now() - b->cpu0;
 	b->r[p].ran = 1;
 }
 
 static void op_start(struct bon *b)
 {
-	b->op0 = now();
+	b->op0 = mono_now();
 }
 
 static void op_stop(struct bon *b, int p)
 {
-	double d = now() - b->op0;
+	double d = mono_now() - b->op0;
 	if (d > b->r[p].latency)
 		b->r[p].latency = d;
 }
@@ -331,7 +325,7 @@ static void __attribute__((noreturn)) seeker(struct bon *b, int tickets, int rep
 		if (first) {
 			/* bonnie++ starts each seeker's clock at its first ticket */
 			cpu0 = cpu_now();
-			rep.start = now();
+			rep.start = mono_now();
 			first = 0;
 		}
 		if (t == SEEK_END_TICKET)
@@ -339,7 +333,7 @@ static void __attribute__((noreturn)) seeker(struct bon *b, int tickets, int rep
 		{
 			int update = t < 0;
 			long long where = (update ? -(long long)t : t) % total;
-			double o = now();
+			double o = mono_now();
 			if (lseek(fd, where * b->chunk, SEEK_SET) < 0 || read_chunk(b, fd) < 0) {
 				snprintf(rep.err, sizeof rep.err, "seeker: unable to read chunk %lld: %s", where, strerror(errno));
 				goto out;
@@ -351,7 +345,7 @@ static void __attribute__((noreturn)) seeker(struct bon *b, int tickets, int rep
 					goto out;
 				}
 			}
-			o = now() - o;
+			o = mono_now() - o;
 			if (o > rep.latency)
 				rep.latency = o;
 		}
@@ -360,7 +354,7 @@ static void __attribute__((noreturn)) seeker(struct bon *b, int tickets, int rep
 		snprintf(rep.err, sizeof rep.err, "seeker: unable to sync %.100s: %s", b->file, strerror(errno));
 		goto out;
 	}
-	rep.end = now();
+	rep.end = mono_now();
 	rep.cpu = cpu_now() - cpu0;
 	rep.ok = 1;
 out:

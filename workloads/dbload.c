@@ -20,15 +20,9 @@
 
 #include "sqlgen.h"
 #include "sqlite3.h"
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static void cpu(double *user, double *sys)
 {
@@ -157,26 +151,26 @@ static int dbload_run(struct wctx *c)
 		goto out;
 
 	/* the schema: each CREATE in its own (autocommit) transaction, as psql */
-	t0 = now();
+	t0 = mono_now();
 	sqlgen_schema(&sb);
 	if (exec(c, db, sb.s, "creating the schema") < 0)
 		goto out;
-	t1 = now();
+	t1 = mono_now();
 
 	/* the import: text generated one transaction at a time, then executed */
 	sqlgen_init(&g, seed, rows);
 	cpu(&u0, &s0);
 	for (;;) {
-		double a = now();
+		double a = mono_now();
 		if (!next_chunk(&g, txn, &sb))
 			break;
-		gen += now() - a;
+		gen += mono_now() - a;
 		if (sqlite3_exec(db, sb.s, NULL, NULL, &msg) != SQLITE_OK) {
 			wl_fail(c, "importing failed: %s", msg ? msg : sqlite3_errmsg(db));
 			goto out;
 		}
 	}
-	t2 = now();
+	t2 = mono_now();
 	cpu(&u1, &s1);
 
 	wl_metric(c, "schema_s", t1 - t0, "s", "lower");

@@ -12,14 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "workload.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static int forkexec_run(struct wctx *c)
 {
@@ -34,7 +28,7 @@ static int forkexec_run(struct wctx *c)
 	if (access(prog, X_OK) != 0)
 		return wl_fail(c, "cannot execute %s: %s", prog, strerror(errno));
 	getrusage(RUSAGE_CHILDREN, &ru0);
-	t0 = now();
+	t0 = mono_now();
 	for (long long i = 0; i < count; i++) {
 		int st;
 		pid_t pid = fork();
@@ -47,7 +41,7 @@ static int forkexec_run(struct wctx *c)
 		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			return wl_fail(c, "%s did not exit 0 (child %lld)", prog, i);
 	}
-	t1 = now();
+	t1 = mono_now();
 	getrusage(RUSAGE_CHILDREN, &ru1);
 	wl_metric(c, "forkexec_us", (t1 - t0) / count * 1e6, "us", "lower");
 	/* The children's CPU time is sampled at the timer tick (4 ms at HZ=250):

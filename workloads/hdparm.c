@@ -24,16 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "workload.h"
 
 #define TIMING_BUF (2u << 20)	/* hdparm's TIMING_BUF_BYTES */
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* hdparm's flush_buffer_cache: write everything back, then drop the device's
  * cached pages. Returns 0, or -1 with errno from BLKFLSBUF.
@@ -131,7 +125,7 @@ static int hdparm_run(struct wctx *c)
 		if (lseek(fd, 0, SEEK_SET) != 0 || read_big(c, fd, buf) < 0)
 			goto fail;
 		it = 0;
-		t0 = now();
+		t0 = mono_now();
 		do {
 			it++;
 			if (lseek(fd, 0, SEEK_SET) != 0) {
@@ -140,15 +134,15 @@ static int hdparm_run(struct wctx *c)
 			}
 			if (read_big(c, fd, buf) < 0)
 				goto fail;
-			el = now() - t0;
+			el = mono_now() - t0;
 		} while (el < sT);
 		/* hdparm removes the lseek and clock overhead of as many iterations */
-		t0 = now();
+		t0 = mono_now();
 		for (unsigned long long i = 0; i < it; i++) {
 			lseek(fd, 0, SEEK_SET);
-			el2 = now() - t0;
+			el2 = mono_now() - t0;
 		}
-		el2 = now() - t0;
+		el2 = mono_now() - t0;
 		if (el2 < el)
 			el -= el2;
 		cached = it * 2.0 / el;
@@ -172,12 +166,12 @@ static int hdparm_run(struct wctx *c)
 		}
 		maxit = devsize / TIMING_BUF;
 		it = 0;
-		t0 = now();
+		t0 = mono_now();
 		do {
 			it++;
 			if (read_big(c, fd, buf) < 0)
 				goto fail;
-			el = now() - t0;
+			el = mono_now() - t0;
 		} while (el < st && it < maxit);
 		buffered = it * 2.0 / el;
 		fprintf(stderr, "hdparm: buffered disk reads: %llu MiB in %.2f s = %.2f MiB/s\n", it * 2, el, buffered);

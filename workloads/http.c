@@ -35,6 +35,7 @@
 
 #include "defaults.h"
 #include "httpd.h"
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
@@ -68,13 +69,6 @@ struct client {
 	char last_err[160];
 	char rbuf[256 * 1024];
 };
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static double cpu_s(int who)
 {
@@ -144,7 +138,7 @@ static void start_request(struct client *k, struct slot *s)
 {
 	int one = 1;
 	k->started++;
-	s->start = now();
+	s->start = mono_now();
 	s->sent = s->hlen = 0;
 	s->have_hdr = s->status = s->keep = 0;
 	s->clen = -1;
@@ -204,7 +198,7 @@ static void complete(struct client *k, struct slot *s, int eof)
 		return fail(k, s, F_STATUS, "status other than 200", 0);
 	if (s->body != k->size)
 		return fail(k, s, F_LENGTH, "body length other than size", 0);
-	k->times[k->ok++] = (now() - s->start) * 1e3;
+	k->times[k->ok++] = (mono_now() - s->start) * 1e3;
 	k->streak = 0;
 	if (s->reused)
 		k->reused++;
@@ -376,7 +370,7 @@ static int start_busybox(struct wctx *c, struct server *sv, struct sockaddr_in *
 		_exit(127);
 	}
 	/* wait until it listens (or dies) */
-	for (double t0 = now(); now() - t0 < 5;) {
+	for (double t0 = mono_now(); mono_now() - t0 < 5;) {
 		int st, s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), up;
 		up = s >= 0 && connect(s, (struct sockaddr *)sa, sizeof *sa) == 0;
 		if (s >= 0)
@@ -506,7 +500,7 @@ static int http_run(struct wctx *c)
 	}
 
 	cpu0 = cpu_s(RUSAGE_SELF);
-	t0 = last_check = now();
+	t0 = last_check = mono_now();
 	for (long long i = 0; i < conc; i++) {
 		slots[i].fd = -1;
 		start_request(k, &slots[i]);
@@ -528,7 +522,7 @@ static int http_run(struct wctx *c)
 			if (s->state != S_FREE)
 				on_event(k, s, evs[i].events);
 		}
-		t = now();
+		t = mono_now();
 		if (t - last_check >= 0.05) {
 			last_check = t;
 			for (long long i = 0; i < conc; i++)
@@ -536,7 +530,7 @@ static int http_run(struct wctx *c)
 					fail(k, &slots[i], F_TIMEOUT, "request timed out", 0);
 		}
 	}
-	t1 = now();
+	t1 = mono_now();
 	cpu1 = cpu_s(RUSAGE_SELF);
 	close(k->ep);
 	server_cpu = stop_server(&sv);

@@ -33,6 +33,7 @@
 
 #include "sqlgen.h"
 #include "sqlite3.h"
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
@@ -67,13 +68,6 @@ struct conn {
 	int warehouses;
 	struct cres *r;
 };
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static long long rnd(struct conn *c, long long lo, long long hi)
 {
@@ -388,7 +382,7 @@ static void __attribute__((noreturn)) client(const char *path, const char *pragm
 			r->failed = 1;
 			_exit(1);
 		}
-	for (double t = now(); t < end; t = now()) {
+	for (double t = mono_now(); t < end; t = mono_now()) {
 		int p = (int)rnd(&c, 1, 100), type = 0, w = (int)rnd(&c, 1, warehouses), rc;
 		for (int acc = tmix[0]; p > acc; acc += tmix[++type])
 			;
@@ -398,7 +392,7 @@ static void __attribute__((noreturn)) client(const char *path, const char *pragm
 			reset_all(&c);
 			sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
 			r->busy_retries++;
-			if (now() > end + 30) {
+			if (mono_now() > end + 30) {
 				snprintf(r->err, sizeof r->err, "%s: still SQLITE_BUSY 30 s after the end", tname[type]);
 				r->failed = 1;
 				_exit(1);
@@ -408,7 +402,7 @@ static void __attribute__((noreturn)) client(const char *path, const char *pragm
 			r->failed = 1;
 			_exit(1);
 		}
-		double done = now();
+		double done = mono_now();
 		if (t >= start && done <= end) {
 			if (r->n[type] < LAT_CAP)
 				r->lat[type][r->n[type]] = (float)((done - t) * 1e3);
@@ -650,10 +644,10 @@ static int oltp_run(struct wctx *c)
 
 	snprintf(path, sizeof path, "%s/bootbench-oltp.db", c->dir);
 	remove_db(path);
-	t_load = now();
+	t_load = mono_now();
 	if (load(c, path, pragmas.s, (int)warehouses, seed) < 0)
 		goto out;
-	t_load = now() - t_load;
+	t_load = mono_now() - t_load;
 	if (stat(path, &sb) < 0) {
 		wl_fail(c, "unable to stat %s: %s", path, strerror(errno));
 		goto out;
@@ -672,7 +666,7 @@ static int oltp_run(struct wctx *c)
 		wl_fail(c, "unable to map %zu bytes for the results: %s", res_len, strerror(errno));
 		goto out;
 	}
-	start = now() + warmup;
+	start = mono_now() + warmup;
 	end = start + duration;
 	fflush(NULL);
 	for (int i = 0; i < clients; i++) {

@@ -17,19 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
 struct phase {
 	double wall, user, sys;
 };
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static void cpu(double *user, double *sys)
 {
@@ -42,13 +36,13 @@ static void cpu(double *user, double *sys)
 static void phase_start(struct phase *p)
 {
 	cpu(&p->user, &p->sys);
-	p->wall = now();
+	p->wall = mono_now();
 }
 
 static void phase_stop(struct phase *p)
 {
 	double u, s;
-	p->wall = now() - p->wall;
+	p->wall = mono_now() - p->wall;
 	cpu(&u, &s);
 	p->user = u - p->user;
 	p->sys = s - p->sys;

@@ -25,18 +25,12 @@
 #include <unistd.h>
 
 #include "httpd.h"
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
 #define MAX_STREAMS 64
 #define MAX_MSG (64LL << 20)
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static double ru_cpu(const struct rusage *ru)
 {
@@ -162,7 +156,7 @@ static int tcpbw_run(struct wctx *c)
 	open_n = nconn;
 	if (rc == 0) {
 		getrusage(RUSAGE_SELF, &ru0);
-		t0 = now();
+		t0 = mono_now();
 		for (int i = 0; i < streams; i++)
 			if (write_all(fds[i], "g", 1) != 1)
 				rc = wl_fail(c, "unable to start stream %d: %s", i, strerror(errno));
@@ -210,7 +204,7 @@ static int tcpbw_run(struct wctx *c)
 			}
 		}
 	}
-	t1 = now();
+	t1 = mono_now();
 	getrusage(RUSAGE_SELF, &ru1);
 	for (int i = 0; i < nconn; i++)
 		if (fds[i] >= 0)

@@ -11,15 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "workload.h"
 #include "xio.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static int touch_run(struct wctx *c)
 {
@@ -36,7 +30,7 @@ static int touch_run(struct wctx *c)
 	if (!buf)
 		return wl_fail(c, "unable to allocate %lld bytes", size);
 	memset(buf, 0xa5, size);
-	t0 = now();
+	t0 = mono_now();
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		free(buf);
@@ -54,7 +48,7 @@ static int touch_run(struct wctx *c)
 		fsync(dfd);
 		close(dfd);
 	}
-	t1 = now();
+	t1 = mono_now();
 	unlink(path);
 	free(buf);
 	wl_metric(c, "write_fsync", (t1 - t0) * 1e3, "ms", "lower");
