@@ -186,7 +186,9 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 		}
 		{
 			const struct jv *ctr = json_get(d, "counters");
-			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && c->ntraces < CMP_MAX_TRACES) {
+			/* runs long enough to draw: at least 3 samples (two intervals) */
+			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && json_get_num(ctr, "samples", 0) >= 3 &&
+			    c->ntraces < CMP_MAX_TRACES) {
 				struct sbuf sb = {0};
 				json_dump(&sb, ctr);
 				c->traces[c->ntraces].title = xasprintf("%s: %s on %s (%s)", b->label, wl, lname, tun.s);

@@ -85,7 +85,7 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 	char err[64];
 	struct jv *v = json_parse(json, strlen(json), err, sizeof err);
 	const struct jv *tr = json_get(v, "trace"), *t = json_get(tr, "t");
-	const int W = 620, H = 200, L = 40, R = 150, T = 24, B = 24;
+	const int W = 640, H = 200, L = 40, R = 190, T = 24, B = 24;
 	int si = 0;
 	if (!v || !t || t->t != J_ARR || t->n < 2) {
 		json_free(v);
@@ -99,7 +99,11 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct jv *s = tr->items[i];
 		double mx = 0;
-		if (!strcmp(tr->keys[i], "t") || s->t != J_ARR || s->n != t->n)
+		const char *key = tr->keys[i];
+		/* what a reader looks for first: CPU, paging, disk I/O */
+		int wanted = !strcmp(key, "cpu_user") || !strcmp(key, "cpu_system") || !strcmp(key, "cpu_iowait") ||
+			     !strcmp(key, "pgpgin") || !strcmp(key, "pgpgout") || (!strncmp(key, "disk_", 5) && strstr(key, "_ios"));
+		if (!wanted || s->t != J_ARR || s->n != t->n)
 			continue;
 		for (size_t k = 0; k < s->n; k++)
 			if (s->items[k]->t == J_NUM && s->items[k]->num > mx)
@@ -117,6 +121,7 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 		fprintf(o, " (max %.4g)</text>", mx);
 		si++;
 	}
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">each series scaled to its own max</text>", W - R + 6, H - 8);
 	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">0</text><text x=\"%d\" y=\"%d\" class=\"cl\">%.1f s</text></svg>\n", L,
 		H - 8, W - R - 30, H - 8, tmax);
 	json_free(v);
