@@ -130,22 +130,6 @@ static int valid_list(const char *s)
 	return ok;
 }
 
-static int in_choices(const char *v, const char *choices)
-{
-	size_t n = strlen(v);
-	const char *p = choices;
-	while (*p) {
-		const char *bar = strchr(p, '|');
-		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-		if (len == n && !strncmp(p, v, n))
-			return 1;
-		if (!bar)
-			break;
-		p = bar + 1;
-	}
-	return 0;
-}
-
 int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warnings,
 		 char *err, size_t errlen)
 {

@@ -159,21 +159,6 @@ static int parse_size(const char *s, unsigned long long *out)
 	return 0;
 }
 
-static int in_choices(const char *v, const char *choices)
-{
-	size_t n = strlen(v);
-	for (const char *p = choices; *p;) {
-		const char *bar = strchr(p, '|');
-		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-		if (len == n && !strncmp(p, v, n))
-			return 1;
-		if (!bar)
-			break;
-		p = bar + 1;
-	}
-	return 0;
-}
-
 /* ---- layouts ---- */
 
 enum lkey { LK_MD, LK_DISKS, LK_CHUNK, LK_RESYNC, LK_RAMDISK, LK_TMPFS, LK_FS, LK_MKFS, LK_MOUNT, LK_N };

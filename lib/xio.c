@@ -208,3 +208,18 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+int in_choices(const char *v, const char *choices)
+{
+	size_t n = strlen(v);
+	for (const char *p = choices; *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && !strncmp(p, v, n))
+			return 1;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return 0;
+}

@@ -28,6 +28,8 @@ void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Is v one of the '|'-separated words of choices ("wait|skip")? */
+int in_choices(const char *v, const char *choices);
 /* asprintf that dies on failure. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
