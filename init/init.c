@@ -144,6 +144,8 @@ static int step_cmdline(void)
 		A.conf.reboot = 0;
 		die(EXIT_BADINPUT, "%s", err);
 	}
+	if (A.conf.debug)
+		setenv("BOOTBENCH_DEBUG", "1", 1);	/* helpers and layouts say more */
 	if (warnings.len) {
 		char *line, *save = NULL;
 		for (line = strtok_r(warnings.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))

@@ -106,6 +106,33 @@ static void params_json(struct jw *w, const struct plan_workload *pw)
 	jw_obj_end(w);
 }
 
+/* With bootbench.lava=1 every figure is also a LAVA test-case signal, so a
+ * LAVA monitor stores it natively (ids: [a-z0-9_.], LAVA lowercases them). */
+static void lava_signals(const char *wl, const char *layout, const struct run_outcome *o)
+{
+	char id[160];
+	if (strcmp(o->status, "ok")) {
+		snprintf(id, sizeof id, "%s.%s", wl, layout);
+		for (char *c = id; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.'))
+				*c = '_';
+		printf("<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=fail>\n", id);
+		return;
+	}
+	for (size_t i = 0; i < o->nmetrics; i++) {
+		snprintf(id, sizeof id, "%s.%s.%s", wl, layout, o->metrics[i].name);
+		for (char *c = id; *c; c++) {
+			if (*c >= 'A' && *c <= 'Z')
+				*c += 'a' - 'A';
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.'))
+				*c = '_';
+		}
+		printf("<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=pass MEASUREMENT=%.6g UNITS=%s>\n", id,
+		       o->metrics[i].value, o->metrics[i].unit);
+	}
+	fflush(stdout);
+}
+
 static void tunables_text(const struct plan *p, unsigned combo, char *out, size_t len)
 {
 	size_t o = 0;
@@ -189,6 +216,8 @@ int run_plan(void)
 		run_outcome_json(&w, &o);
 		jw_obj_end(&w);
 		rec_emit(&A.rec, RS_RUN, w.sb.s);
+		if (A.conf.lava)
+			lava_signals(r->workload->name, r->layout->name, &o);
 		sb_free(&w.sb);
 		free(tjson);
 		if (!strcmp(o.status, "ok")) counts[0]++;

@@ -8,7 +8,7 @@
 k=${KERNEL:-debian-6.1-generic}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$k" || skip_all "$k not fetched (make kernels)"
-plan 10
+plan 11
 
 printf 'plan stored\nlayout t tmpfs=16M\nworkload null\niterations 2\n' > "$T/stored.plan"
 "$BB" mkresults "$T/a.img" --size 8M --plan "$T/stored.plan" 2>/dev/null
@@ -19,6 +19,9 @@ is "$("$BB" collect "$T/a.img" 2>/dev/null | jq -r 'select(.type=="run") | .data
 boot "$k" "$T/b.log" --results "$T/a.img" --plan null; rc=$?
 is "$("$BB" collect "$T/b.log" 2>/dev/null | jq -r 'select(.type=="run") | .data.plan' | sort -u)" null \
 	"bootbench.plan= wins over the stored plan"
+boot "$k" "$T/l.log" --plan null --append bootbench.lava=1
+is "$(grep -c '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=null.tmpfs.harness_overhead RESULT=pass MEASUREMENT=[0-9.e+-]* UNITS=us>' "$T/l.log")" 3 \
+	"bootbench.lava=1: each figure is also a LAVA test-case signal with its measurement and unit"
 
 printf 'plan broken\nlayout t tmpfs=16M\nlayout u tmpfs=16M chunks=4\nworkload null\n' > "$T/bad.plan"
 host_msg=$("$BB" plan check "$T/bad.plan" 2>&1 >/dev/null | sed -n 's/.*bad.plan:\([0-9]*: .*\)/\1/p')
