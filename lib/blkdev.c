@@ -202,8 +202,6 @@ size_t blkdev_scan(struct blkdev *out, size_t max)
 		struct sbuf sb = {0};
 		char path[PATH_MAX], link[PATH_MAX];
 		ssize_t l;
-		DIR *dir;
-		struct dirent *de;
 		if (got < max) {
 #define A(k, f) do { snprintf(path, sizeof path, "/sys/block/%s/" f, names[i]); add_attr(&sb, k, path); } while (0)
 			A("size", "size");
@@ -224,15 +222,8 @@ size_t blkdev_scan(struct blkdev *out, size_t max)
 				link[l] = 0;
 				sb_printf(&sb, "devpath=%s\n", link);
 			}
-			if (sb.s && blkdev_parse(&out[got], names[i], sb.s, sb.len) == 0) {
-				dir = opendir(path);
-				while (dir && (de = readdir(dir)))
-					if (!strncmp(de->d_name, names[i], strlen(names[i])))
-						out[got].npart++;
-				if (dir)
-					closedir(dir);
+			if (sb.s && blkdev_parse(&out[got], names[i], sb.s, sb.len) == 0)
 				got++;
-			}
 			sb_free(&sb);
 		}
 		free(names[i]);

@@ -19,7 +19,6 @@ struct blkdev {
 	char serial[64];
 	char wwid[128];
 	char path_id[128];		/* udev-style by-path id: pci-0000:00:04.0 */
-	int npart;			/* partitions seen */
 };
 
 /* Parse one device's attribute text (lines "key=value"; keys: size (512-byte
