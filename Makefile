@@ -23,7 +23,7 @@ LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 
-.PHONY: demo bench bench-sensitivity all deps kernels check check-unit check-boot check-faults clean userland
+.PHONY: demo bench bench-sensitivity all deps kernel kernels check check-unit check-boot check-faults clean userland
 all: $(B)/bootbench $(B)/userland.cpio.gz
 
 deps:
@@ -70,6 +70,12 @@ userland: $(B)/userland.cpio.gz
 
 kernels:
 	@for k in $(KERNELS); do scripts/fetch-kernel $$k || exit 1; done
+
+# One kernel by name: fetch a Debian one, or build a KIND=source one (cached by
+# source, config recipe and compiler), e.g. make kernel NAME=linux-6.12-qemu.
+kernel:
+	@test -n "$(NAME)" || { echo "usage: make kernel NAME=descriptor (see scripts/fetch-kernel --list)" >&2; exit 2; }
+	scripts/fetch-kernel $(NAME)
 
 $(B)/tests/%.t: tests/unit/%.c tests/unit/tap.h $(LIB_HOST)
 	@mkdir -p $(dir $@)

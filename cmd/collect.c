@@ -3,7 +3,7 @@
  * block device, bare partition or console log, in order.
  */
 const char collect_usage[] =
-"usage: bootbench collect SOURCE... [--format jsonl|csv]\n"
+"usage: bootbench collect SOURCE... [--format jsonl|csv] [--metric SPEC]\n"
 "\n"
 "SOURCE is a disk image or block device with a GPT partition named\n"
 "bootbench-results, a bare results partition, or a console log holding\n"
@@ -11,6 +11,8 @@ const char collect_usage[] =
 "  jsonl  {\"seq\":N,\"boot_id\":\"...\",\"type\":\"boot|run|end\",\"data\":{...}}\n"
 "  csv    seq,boot_id,kernel,type,plan,workload,layout,tunables,iteration,\n"
 "         status,metric,value,unit,better   (one row per metric)\n"
+"  --metric [WORKLOAD.]METRIC[@LAYOUT]  csv rows of ok runs of that figure\n"
+"         only (e.g. forkexec.forkexec_us@ramdisk-ext2); implies csv\n"
 "A partition and the console log of the same boots print identical jsonl.\n"
 "Corrupt or torn records are reported on stderr with their byte offset (or\n"
 "line number) and skipped.\n"
@@ -37,6 +39,8 @@ const char collect_usage[] =
 
 struct out {
 	int csv;
+	/* --metric: keep only ok rows of this figure (NULL parts match all) */
+	char *m_workload, *m_metric, *m_layout;
 	const char *src;
 	/* kernel release per boot id, for the csv kernel column */
 	char (*boot)[33];
@@ -116,6 +120,14 @@ static void print_csv(struct out *o, const struct jv *rec)
 	for (size_t i = 0; i < nrows; i++) {
 		const struct jv *m = metrics && metrics->t == J_ARR && i < metrics->n ? metrics->items[i] : NULL;
 		struct sbuf val = {0};
+		if (o->m_metric) {
+			const char *wl = json_get_str(data, "workload"), *st = json_get_str(data, "status");
+			const char *mn = m ? json_get_str(m, "name") : NULL;
+			if (!mn || strcmp(mn, o->m_metric) || !st || strcmp(st, "ok") ||
+			    (o->m_workload && (!wl || strcmp(wl, o->m_workload))) ||
+			    (o->m_layout && (!layout_name || strcmp(layout_name, o->m_layout))))
+				continue;
+		}
 		if (m && json_get(m, "value"))
 			json_dump(&val, json_get(m, "value"));
 		csv_field(seq.s); putchar(',');
@@ -173,6 +185,31 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 		warn("%s: %s: damaged record (%s), skipped", o->src, where, err);
 }
 
+/* [WORKLOAD.]METRIC[@LAYOUT] */
+static void parse_metric_spec(struct out *o, const char *spec)
+{
+	char *s = xstrdup(spec), *at = strchr(s, '@'), *dot;
+	if (at) {
+		*at++ = 0;
+		if (!*at)
+			die(EXIT_BADINPUT, "--metric %s: empty layout after @", spec);
+		o->m_layout = at;
+	}
+	dot = strchr(s, '.');
+	if (dot) {
+		*dot++ = 0;
+		if (!*s)
+			die(EXIT_BADINPUT, "--metric %s: empty workload before .", spec);
+		o->m_workload = s;
+		o->m_metric = dot;
+	} else {
+		o->m_metric = s;
+	}
+	if (!*o->m_metric)
+		die(EXIT_BADINPUT, "--metric %s: no metric name ([WORKLOAD.]METRIC[@LAYOUT])", spec);
+	o->csv = 1;
+}
+
 int collect_main(int argc, char **argv)
 {
 	struct out o = {0};
@@ -185,6 +222,9 @@ int collect_main(int argc, char **argv)
 				o.csv = 1;
 			else if (strcmp(f, "jsonl"))
 				die(EXIT_BADINPUT, "unknown format \"%s\" (jsonl or csv)", f);
+		} else if (!strcmp(argv[i], "--metric") || !strncmp(argv[i], "--metric=", 9)) {
+			const char *f = argv[i][8] == '=' ? argv[i] + 9 : (i + 1 < argc ? argv[++i] : "");
+			parse_metric_spec(&o, f);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			die(EXIT_BADINPUT, "unknown option %s (see bootbench collect --help)", argv[i]);
 		}
@@ -192,11 +232,11 @@ int collect_main(int argc, char **argv)
 	if (o.csv)
 		puts("seq,boot_id,kernel,type,plan,workload,layout,tunables,iteration,status,metric,value,unit,better");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format")) {
+		if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--metric")) {
 			i++;
 			continue;
 		}
-		if (!strncmp(argv[i], "--format=", 9))
+		if (!strncmp(argv[i], "--format=", 9) || !strncmp(argv[i], "--metric=", 9))
 			continue;
 		nsrc++;
 		o.src = argv[i];

@@ -28,6 +28,41 @@ static void config_sha256(char hex[65])
 	sb_free(&out);
 }
 
+/*
+ * The kernel's descriptor, packed by scripts/fetch-kernel into the kernel's
+ * own initramfs part as KEY=value lines: which descriptor, package or source,
+ * and for kernels built from source the config recipe hash, the compiler and
+ * the build's cache key. Written as an object with lowercase keys.
+ */
+static void kernel_descriptor(struct jw *w)
+{
+	char *buf = read_file("/etc/bootbench/kernel.desc", NULL), *line, *save = NULL;
+	if (!buf) {
+		jw_null(w, "descriptor");
+		return;
+	}
+	jw_obj(w, "descriptor");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '='), *v;
+		size_t vl;
+		if (!eq || eq == line || eq - line > 40)
+			continue;
+		*eq = 0;
+		for (char *k = line; *k; k++)
+			if (*k >= 'A' && *k <= 'Z')
+				*k = (char)(*k - 'A' + 'a');
+		v = eq + 1;
+		vl = strlen(v);
+		if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
+			v[vl - 1] = 0;
+			v++;
+		}
+		jw_str(w, line, v);
+	}
+	jw_obj_end(w);
+	free(buf);
+}
+
 static void cpu_info(char *model, size_t mlen, int *count)
 {
 	char *buf = read_file("/proc/cpuinfo", NULL), *line, *save = NULL;
@@ -84,6 +119,7 @@ char *boot_record_json(void)
 	jw_str(&w, "release", A.release);
 	jw_str(&w, "version", A.version);
 	jw_str(&w, "config_sha256", cfg[0] ? cfg : NULL);
+	kernel_descriptor(&w);
 	jw_obj_end(&w);
 	jw_str(&w, "cmdline", A.cmdline_raw);
 	jw_str(&w, "userland", A.userland_id);
