@@ -130,7 +130,7 @@ char *boot_record_json(void)
 	jw_str(&w, "version", A.conf.qemu);
 	/* the settings scripts/boot-qemu --deterministic uses */
 	jw_str(&w, "icount", strcmp(A.conf.mode, "deterministic") ? NULL :
-			     "-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -seed 1 -smp 1");
+			     "-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -seed 1 -smp 1; norandmaps");
 	jw_obj_end(&w);
 	jw_obj(&w, "cpu");
 	jw_str(&w, "model", model);
