@@ -219,6 +219,10 @@ static void __attribute__((noreturn)) end_boot(const char *why, int failed)
 		if (A.rec.console)
 			rec_emit(&A.rec, RS_END, w.sb.s);
 		sb_free(&w.sb);
+		/* After the end record, so that it travels too; bounded by the
+		 * upload's own timeouts. */
+		if (A.conf.upload)
+			upload_results(&A.lines);
 	}
 	fprintf(stderr, "bootbench: %s: %s\n", failed ? "boot failed" : "done", why);
 	fprintf(stderr, "bootbench: syncing and %s\n", A.conf.reboot ? "rebooting" : "powering off");
@@ -247,6 +251,7 @@ int init_main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IONBF, 0);
 	A.rec.console = stdout;
+	A.rec.keep = &A.lines;
 	prog_name = "bootbench";
 	die_hook = fatal_hook;
 	umask(022);

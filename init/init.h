@@ -24,6 +24,7 @@ struct appliance {
 	struct recorder rec;
 	char results_dev[64];		/* "" when none */
 	int stop_requested;		/* a signal asked us to end early */
+	struct sbuf lines;		/* this boot's record lines (for the upload) */
 };
 
 extern struct appliance A;
@@ -39,5 +40,8 @@ int run_plan(void);
 void init_check_signals(void);
 /* init/results.c */
 int open_results(void);
+/* init/upload.c: with bootbench.upload=URL, send the records not yet
+ * acknowledged (this_boot: the records of this boot, for console-only boots) */
+void upload_results(const struct sbuf *this_boot);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * cmdline.c - kernel command line splitting and the bootbench.* key table.
  */
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 
 #include "cmdline.h"
 #include "defaults.h"
+#include "httpc.h"
 #include "xio.h"
 
 int cmdline_split(const char *buf, size_t len, struct cmdline *out, char *err, size_t errlen)
@@ -67,7 +70,7 @@ void cmdline_free(struct cmdline *c)
 	c->n = 0;
 }
 
-enum ktype { K_BOOL, K_NAME, K_LIST, K_UINT, K_ENUM };
+enum ktype { K_BOOL, K_NAME, K_LIST, K_UINT, K_ENUM, K_URL, K_IPV4, K_MAC };
 
 struct keydef {
 	const char *name;
@@ -93,6 +96,10 @@ static const struct keydef keys[] = {
 	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
 	{ "qemu", K_NAME, NULL, OFF(qemu), "QEMU version the host ran us under (scripts/boot-qemu sets it)" },
 	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
+	{ "upload", K_URL, NULL, OFF(upload), "http://A.B.C.D:PORT/path to send the records not yet sent to, at the end of the boot" },
+	{ "ip", K_IPV4, NULL, OFF(ip), "this machine's IPv4 address for the upload (iPXE: ${net0/ip})" },
+	{ "netmask", K_IPV4, NULL, OFF(netmask), "its netmask (iPXE: ${net0/netmask})" },
+	{ "mac", K_MAC, NULL, OFF(mac), "MAC address of the interface to upload through (iPXE: ${net0/mac})" },
 };
 
 const char *bbconf_keys(void)
@@ -128,6 +135,35 @@ static int valid_list(const char *s)
 		ok = valid_name(tok);
 	free(copy);
 	return ok;
+}
+
+static int valid_ipv4(const char *s)
+{
+	struct in_addr a;
+	return inet_pton(AF_INET, s, &a) == 1;
+}
+
+static int valid_mac(const char *s)
+{
+	/* aa:bb:cc:dd:ee:ff (or with dashes) */
+	if (strlen(s) != 17)
+		return 0;
+	for (int i = 0; i < 17; i++) {
+		if (i % 3 == 2) {
+			if (s[i] != ':' && s[i] != '-')
+				return 0;
+		} else if (!isxdigit((unsigned char)s[i])) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int valid_url(const char *s)
+{
+	struct sockaddr_in sa;
+	char path[512];
+	return !strncmp(s, "http://", 7) && httpc_parse_url(s, &sa, path, sizeof path, "/") == 0;
 }
 
 int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warnings,
@@ -174,6 +210,9 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 			*(unsigned *)((char *)conf + d->off) = u;
 			break;
 		}
+		case K_URL:
+		case K_IPV4:
+		case K_MAC:
 		case K_NAME:
 		case K_LIST:
 		case K_ENUM: {
@@ -186,6 +225,13 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 			if (d->type == K_LIST && !valid_list(v)) {
 				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected names separated by commas)",
 					 d->name, v);
+				return -1;
+			}
+			if ((d->type == K_URL && !valid_url(v)) || (d->type == K_IPV4 && !valid_ipv4(v)) ||
+			    (d->type == K_MAC && !valid_mac(v))) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected %s)", d->name, v,
+					 d->type == K_URL ? "http://A.B.C.D:PORT/path" :
+					 d->type == K_IPV4 ? "a dotted IPv4 address" : "a MAC address aa:bb:cc:dd:ee:ff");
 				return -1;
 			}
 			if (d->type == K_ENUM && !in_choices(v, d->choices)) {
@@ -215,6 +261,10 @@ void bbconf_free(struct bbconf *conf)
 	free(conf->accel);
 	free(conf->tag);
 	free(conf->nonce);
+	free(conf->upload);
+	free(conf->ip);
+	free(conf->netmask);
+	free(conf->mac);
 	free(conf->qemu);
 	memset(conf, 0, sizeof *conf);
 }

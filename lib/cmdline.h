@@ -42,6 +42,10 @@ struct bbconf {
 	char *tag;		/* a label the user gives this boot (A/A runs, "patched") */
 	char *qemu;		/* QEMU version, when booted by scripts/boot-qemu */
 	char *nonce;		/* host-given uniqueness for the boot id (deterministic mode) */
+	char *upload;		/* http://A.B.C.D:PORT/path: send new records there at the end */
+	char *ip;		/* the appliance's IPv4 address for the upload (iPXE's lease) */
+	char *netmask;		/* its netmask, dotted quad */
+	char *mac;		/* the interface to use, by MAC address */
 };
 
 /* Fill conf from the bootbench.* keys of c. Unknown bootbench.* keys are

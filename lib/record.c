@@ -51,6 +51,8 @@ int rec_emit(struct recorder *r, uint32_t type, const char *payload)
 	sb_puts(&line, CONSOLE_PREFIX);
 	rec_line(&line, seq, r->boot_id, type, payload, len);
 	sb_putc(&line, '\n');
+	if (r->keep)
+		sb_add(r->keep, line.s + strlen(CONSOLE_PREFIX), line.len - strlen(CONSOLE_PREFIX));
 	if (r->console) {
 		fwrite(line.s, 1, line.len, r->console);
 		fflush(r->console);

@@ -23,6 +23,7 @@ struct recorder {
 	int stored;		/* a results partition is open for writing */
 	unsigned char boot_id[16];
 	FILE *console;
+	struct sbuf *keep;	/* if set, every record line (no prefix) is appended */
 };
 
 /* The canonical JSON line of a record; seq 0 means "not stored" (null). */

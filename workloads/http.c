@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "defaults.h"
+#include "httpc.h"
 #include "httpd.h"
 #include "proc.h"
 #include "workload.h"
@@ -277,27 +278,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* "[http://]A.B.C.D:PORT[/path]" */
-static int parse_url(const char *url, struct sockaddr_in *sa, char *path, size_t plen)
-{
-	char host[64];
-	const char *p = strncmp(url, "http://", 7) ? url : url + 7, *colon = strchr(p, ':'), *slash;
-	char *end;
-	long port;
-	if (!colon || (size_t)(colon - p) >= sizeof host)
-		return -1;
-	memcpy(host, p, colon - p);
-	host[colon - p] = 0;
-	port = strtol(colon + 1, &end, 10);
-	slash = end;
-	if (end == colon + 1 || port < 1 || port > 65535 || (*slash && *slash != '/'))
-		return -1;
-	snprintf(path, plen, "%s", *slash ? slash : HTTPD_DOC_PATH);
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons(port);
-	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -1;
-}
-
 /* Where busybox is: the appliance's, else one on PATH (Debian's package). */
 static const char *find_busybox(char *buf, size_t len)
 {
@@ -471,7 +451,7 @@ static int http_run(struct wctx *c)
 	snprintf(path, sizeof path, "%s", HTTPD_DOC_PATH);
 	if (url && *url) {
 		server = "url";
-		if (parse_url(url, &k->sa, path, sizeof path) < 0) {
+		if (httpc_parse_url(url, &k->sa, path, sizeof path, HTTPD_DOC_PATH) < 0) {
 			rc = wl_fail(c, "url=\"%s\" is not [http://]A.B.C.D:PORT[/path]", url);
 			goto out;
 		}

@@ -34,7 +34,17 @@ static const struct {
 	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
 	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
 	{ "bootbench.foo=1 bootbench.plan=x", 1,
-	  "unknown key bootbench.foo ignored (valid: plan, disks, results, reboot, shell, lava, debug, monitor_ms, mode, accel, tag, qemu, nonce)" },
+	  "unknown key bootbench.foo ignored (valid: plan, disks, results, reboot, shell, lava, debug, monitor_ms, mode, accel, tag, qemu, nonce, upload, ip, netmask, mac)" },
+	/* what the boot server's iPXE script passes */
+	{ "bootbench.upload=http://10.77.0.1:8080/results/52-54-00-12-34-56 bootbench.ip=10.77.0.111 "
+	  "bootbench.netmask=255.255.255.0 bootbench.mac=52:54:00:12:34:56", 1, NULL },
+	{ "bootbench.upload=ftp://10.0.0.1/x", 0, "bad value for bootbench.upload: \"ftp://10.0.0.1/x\" (expected http://A.B.C.D:PORT/path)" },
+	{ "bootbench.upload=http://server:8080/x", 0, "bad value for bootbench.upload: \"http://server:8080/x\" (expected http://A.B.C.D:PORT/path)" },
+	{ "bootbench.upload=http://10.0.0.1:99999/x", 0, "bad value for bootbench.upload: \"http://10.0.0.1:99999/x\" (expected http://A.B.C.D:PORT/path)" },
+	{ "bootbench.ip=10.0.0.256", 0, "bad value for bootbench.ip: \"10.0.0.256\" (expected a dotted IPv4 address)" },
+	{ "bootbench.ip=${net0/ip}", 0, "bad value for bootbench.ip: \"${net0/ip}\" (expected a dotted IPv4 address)" },
+	{ "bootbench.mac=52:54:00:12:34", 0, "bad value for bootbench.mac: \"52:54:00:12:34\" (expected a MAC address aa:bb:cc:dd:ee:ff)" },
+	{ "bootbench.mac=52:54:00:12:34:zz", 0, "bad value for bootbench.mac: \"52:54:00:12:34:zz\" (expected a MAC address aa:bb:cc:dd:ee:ff)" },
 	{ "notours.reboot=yes bootbench.disks=bbscratch0,pci-0000:00:04.0", 1, NULL },
 };
 

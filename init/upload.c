@@ -1,0 +1,261 @@
+/*
+ * upload.c - results home: at the end of a boot with bootbench.upload=URL,
+ * bring up the interface iPXE booted through (bootbench.mac, .ip, .netmask)
+ * and POST every record the server has not acknowledged yet, as JSON lines.
+ *
+ * The partition stays the source of truth. What was acknowledged is itself a
+ * record: an event {"event":"upload","through_seq":N,...} appended after a
+ * 2xx answer. The next boot sends everything after the last such N, so a
+ * failed upload (no link, server down, timeout) is retried then, and nothing
+ * is lost; the server drops records it already holds. Without a results
+ * partition the records of this boot (kept in memory) are sent once.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "httpc.h"
+#include "init.h"
+#include "json.h"
+#include "proc.h"
+#include "source.h"
+#include "xio.h"
+
+#define UPLOAD_TIMEOUT_MS 30000
+#define UPLOAD_TRIES 3
+#define LINK_WAIT_MS 10000
+
+static int ifreq_set(int fd, unsigned long req, struct ifreq *ifr, const char *what)
+{
+	if (ioctl(fd, req, ifr) < 0) {
+		warn_sys("upload: unable to %s on %s", what, ifr->ifr_name);
+		return -1;
+	}
+	return 0;
+}
+
+static int if_up(int fd, const char *name)
+{
+	struct ifreq ifr = {0};
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+	if (ifreq_set(fd, SIOCGIFFLAGS, &ifr, "read the flags") < 0)
+		return -1;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	return ifreq_set(fd, SIOCSIFFLAGS, &ifr, "bring the interface up");
+}
+
+static int if_addr(int fd, const char *name, unsigned long req, const char *dotted, const char *what)
+{
+	struct ifreq ifr = {0};
+	struct sockaddr_in *sa = (struct sockaddr_in *)&ifr.ifr_addr;
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+	sa->sin_family = AF_INET;
+	if (inet_pton(AF_INET, dotted, &sa->sin_addr) != 1) {
+		warn("upload: bad address %s", dotted);
+		return -1;
+	}
+	return ifreq_set(fd, req, &ifr, what);
+}
+
+/* The interface with this MAC (any case, ':' or '-'), or with none given the
+ * first one that is not loopback. */
+static int find_if(const char *mac, char *name, size_t len)
+{
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	int found = 0;
+	if (!d) {
+		warn_sys("upload: unable to list /sys/class/net");
+		return -1;
+	}
+	while (!found && (e = readdir(d))) {
+		char path[300], *addr;
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") || strlen(e->d_name) >= len)
+			continue;
+		snprintf(path, sizeof path, "/sys/class/net/%s/address", e->d_name);
+		addr = read_attr(path);
+		if (!addr)
+			continue;
+		if (!mac) {
+			found = 1;
+		} else if (strlen(addr) == 17) {
+			found = 1;
+			for (int i = 0; i < 17; i++)
+				if (i % 3 != 2 && tolower((unsigned char)addr[i]) != tolower((unsigned char)mac[i]))
+					found = 0;
+		}
+		if (found)
+			memcpy(name, e->d_name, strlen(e->d_name) + 1);
+		free(addr);
+	}
+	closedir(d);
+	return found ? 0 : -1;
+}
+
+static int wait_carrier(const char *name)
+{
+	char path[300];
+	snprintf(path, sizeof path, "/sys/class/net/%s/carrier", name);
+	for (double t0 = mono_now(); mono_now() - t0 < LINK_WAIT_MS / 1000.0; usleep(100000)) {
+		char *c = read_attr(path);
+		int up = c && c[0] == '1';
+		free(c);
+		if (up)
+			return 0;
+	}
+	warn("upload: no link on %s after %d s", name, LINK_WAIT_MS / 1000);
+	return -1;
+}
+
+static int net_up(void)
+{
+	char name[IFNAMSIZ];
+	int fd, rc = -1;
+	if (!A.conf.ip) {
+		warn("upload: bootbench.upload needs bootbench.ip (and .netmask): the appliance has no DHCP client");
+		return -1;
+	}
+	if (find_if(A.conf.mac, name, sizeof name) < 0) {
+		warn("upload: no network interface%s%s (is its driver in the kernel or its module archive?)",
+		     A.conf.mac ? " with MAC " : "", A.conf.mac ? A.conf.mac : "");
+		return -1;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		warn_sys("upload: socket");
+		return -1;
+	}
+	if (if_up(fd, "lo") == 0 && if_addr(fd, name, SIOCSIFADDR, A.conf.ip, "set the address") == 0 &&
+	    (!A.conf.netmask || if_addr(fd, name, SIOCSIFNETMASK, A.conf.netmask, "set the netmask") == 0) &&
+	    if_up(fd, name) == 0)
+		rc = wait_carrier(name);
+	close(fd);
+	if (rc == 0)
+		info("upload: %s up as %s%s%s", name, A.conf.ip, A.conf.netmask ? "/" : "",
+		     A.conf.netmask ? A.conf.netmask : "");
+	return rc;
+}
+
+struct pending {
+	struct sbuf body;	/* the lines to send */
+	unsigned long long mark;	/* highest through_seq acknowledged before */
+	unsigned long long last;	/* highest seq in body */
+	size_t n;
+	struct sbuf all;	/* every stored line, for the second pass */
+};
+
+static void gather_line(void *ctx, const char *line, size_t len, const char *where)
+{
+	struct pending *p = ctx;
+	struct jv *v = json_parse(line, len, NULL, 0);
+	const struct jv *seq = v ? json_get(v, "seq") : NULL, *d = v ? json_get(v, "data") : NULL;
+	const char *type = v ? json_get_str(v, "type") : NULL;
+	(void)where;
+	if (v && seq && seq->t == J_NUM && type && !strcmp(type, "event") && d &&
+	    json_get_str(d, "event") && !strcmp(json_get_str(d, "event"), "upload")) {
+		const struct jv *t = json_get(d, "through_seq");
+		if (t && t->t == J_NUM && t->num > (double)p->mark)
+			p->mark = (unsigned long long)t->num;
+	}
+	json_free(v);
+	sb_add(&p->all, line, len);
+	sb_putc(&p->all, '\n');
+}
+
+/* Second pass over the stored lines: keep those after the mark. */
+static void select_after_mark(struct pending *p)
+{
+	char *s = p->all.s, *end = s ? s + p->all.len : NULL;
+	while (s && s < end) {
+		char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		struct jv *v = json_parse(s, len, NULL, 0);
+		const struct jv *seq = v ? json_get(v, "seq") : NULL;
+		if (seq && seq->t == J_NUM && seq->num > (double)p->mark) {
+			sb_add(&p->body, s, len);
+			sb_putc(&p->body, '\n');
+			p->n++;
+			if (seq->num > (double)p->last)
+				p->last = (unsigned long long)seq->num;
+		}
+		json_free(v);
+		s += len + 1;
+	}
+}
+
+void upload_results(const struct sbuf *this_boot)
+{
+	struct pending p = {0};
+	struct sbuf resp = {0};
+	char err[256];
+	int status = -1;
+
+	if (!A.conf.upload)
+		return;
+	info("upload: sending the records the server has not acknowledged to %s", A.conf.upload);
+	if (A.rec.stored && A.results_dev[0]) {
+		char path[80];
+		snprintf(path, sizeof path, "/dev/%s", A.results_dev);
+		if (source_read(path, gather_line, &p, 1) != 0)
+			warn("upload: unable to read the records back from %s", path);
+		select_after_mark(&p);
+	} else if (this_boot && this_boot->len) {
+		sb_add(&p.body, this_boot->s, this_boot->len);
+		p.n = 1;	/* at least one; the count is not needed without a mark */
+	}
+	if (!p.body.len) {
+		info("upload: nothing new to send");
+		goto out;
+	}
+	if (net_up() < 0) {
+		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
+		goto out;
+	}
+	for (int try = 1; try <= UPLOAD_TRIES; try++) {
+		sb_free(&resp);
+		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p.body.s, p.body.len,
+				       UPLOAD_TIMEOUT_MS, &resp, err, sizeof err);
+		if (status >= 200 && status < 300)
+			break;
+		if (status > 0)
+			snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
+		warn("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, err);
+		if (try < UPLOAD_TRIES)
+			sleep(2);
+	}
+	if (status >= 200 && status < 300) {
+		struct jw w;
+		info("upload: %zu records (through seq %llu) accepted: %.120s", p.n, p.last,
+		     resp.s ? resp.s : "");
+		if (A.rec.stored) {
+			jw_init(&w);
+			jw_obj(&w, NULL);
+			jw_str(&w, "event", "upload");
+			jw_int(&w, "through_seq", (long long)p.last);
+			jw_int(&w, "records", (long long)p.n);
+			jw_str(&w, "url", A.conf.upload);
+			jw_int(&w, "status", status);
+			jw_obj_end(&w);
+			rec_emit(&A.rec, RS_EVENT, w.sb.s);
+			sb_free(&w.sb);
+		}
+	} else {
+		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
+	}
+out:
+	sb_free(&p.body);
+	sb_free(&p.all);
+	sb_free(&resp);
+}
