@@ -23,6 +23,10 @@ int compare_main(int argc, char **argv);
 int plan_main(int argc, char **argv);
 int serve_main(int argc, char **argv);
 extern const char serve_usage[];
+int pxe_main(int argc, char **argv);
+extern const char pxe_usage[];
+int lavajob_main(int argc, char **argv);
+extern const char lavajob_usage[];
 
 extern const char run_usage[], mkscratch_usage[], compare_usage[];
 extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[];

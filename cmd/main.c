@@ -30,6 +30,8 @@ const struct command commands[] = {
 	{ "run", run_main, "run one workload here, under the appliance's watchdog", run_usage },
 	{ "mkscratch", mkscratch_main, "label disks the appliance may destroy", mkscratch_usage },
 	{ "serve", serve_main, "serve a document over HTTP with the http workload's server", serve_usage },
+	{ "lava-job", lavajob_main, "write a LAVA job that boots the appliance and records every figure", lavajob_usage },
+	{ "pxe", pxe_main, "boot server: hand out the rotation, serve kernels, receive results", pxe_usage },
 	{ "init", init_main, "the appliance's PID 1 (only inside the appliance)", init_usage },
 	{ NULL, NULL, NULL, NULL },
 };

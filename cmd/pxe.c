@@ -1,0 +1,631 @@
+/*
+ * pxe.c - bootbench pxe: the HTTP half of the boot server. It hands each
+ * target (by MAC) the iPXE script of its next boot in an unattended rotation,
+ * serves the kernels and the userland, and receives the records the
+ * appliance sends home at the end of each boot. dnsmasq (proxy DHCP and
+ * TFTP) and the boot root come from scripts/pxe-serve.
+ */
+const char pxe_usage[] =
+"usage: bootbench pxe serve ROOT [--bind ADDR] [--port P]\n"
+"       bootbench pxe status ROOT\n"
+"\n"
+"ROOT is a boot root laid out by scripts/pxe-serve: userland.cpio.gz,\n"
+"userland-id.cpio.gz, kernels/NAME/{vmlinuz,modules.cpio.gz} and, per\n"
+"target, targets/MAC/ (MAC as aa-bb-cc-dd-ee-ff) with\n"
+"  schedule   the kernel of each boot, one per line (e.g. A B B A)\n"
+"  args       kernel command line for that target (plan, disks, console)\n"
+"  finally    what a target gets once its schedule is done: poweroff, or\n"
+"             exit (iPXE returns to the BIOS: boot the local disk)\n"
+"serve answers\n"
+"  GET /boot/MAC      the iPXE script of the target's next boot; each answer\n"
+"                     counts as one boot (kept in targets/MAC/state, so a\n"
+"                     restarted server resumes the schedule)\n"
+"  POST /results/MAC  JSON lines of records; appended to\n"
+"                     targets/MAC/records.jsonl unless already there\n"
+"  GET /status        every target's progress, as text\n"
+"  GET /FILE          the files above (nothing outside ROOT, no listing)\n"
+"and logs every event to stdout and to targets/MAC/log.\n"
+"  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
+"                network's address explicitly)\n"
+"  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
+"status prints, per target, the boots served, the records received and the\n"
+"boots that sent nothing (hung, or their upload failed: their records come\n"
+"with the next boot's upload).\n"
+"exit: 0 stopped by SIGINT/SIGTERM, 100 bad usage, 111 unable to serve.\n";
+
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "defaults.h"
+#include "err.h"
+#include "hash.h"
+#include "json.h"
+#include "sbuf.h"
+#include "xio.h"
+
+#define MAX_HEADER 16384
+#define MAX_BODY (64u << 20)
+#define MAX_SCHEDULE 4096
+
+static volatile sig_atomic_t stopping;
+static void on_stop(int sig) { (void)sig; stopping = 1; }
+
+static const char *root;
+
+/* ---- target state ---------------------------------------------------- */
+
+static int valid_mac(const char *m)
+{
+	if (strlen(m) != 17)
+		return 0;
+	for (int i = 0; i < 17; i++)
+		if (i % 3 == 2 ? m[i] != '-' : !(isdigit((unsigned char)m[i]) || (m[i] >= 'a' && m[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* "52:54:00:AB:cd:01" or dashes -> "52-54-00-ab-cd-01"; NULL if not a MAC. */
+static char *norm_mac(const char *in, char out[18])
+{
+	if (strlen(in) != 17)
+		return NULL;
+	for (int i = 0; i < 17; i++)
+		out[i] = i % 3 == 2 ? (in[i] == ':' || in[i] == '-' ? '-' : '?') : (char)tolower((unsigned char)in[i]);
+	out[17] = 0;
+	return valid_mac(out) ? out : NULL;
+}
+
+static char *tpath(const char *mac, const char *file)
+{
+	struct sbuf sb = {0};
+	sb_printf(&sb, "%s/targets/%s/%s", root, mac, file);
+	return sb_steal(&sb);
+}
+
+static char *tread(const char *mac, const char *file)
+{
+	char *p = tpath(mac, file), *s = read_file(p, NULL);
+	free(p);
+	return s;
+}
+
+static void tlog(const char *mac, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tlog(const char *mac, const char *fmt, ...)
+{
+	char when[32], msg[1024];
+	time_t t = time(NULL);
+	va_list ap;
+	char *p = tpath(mac, "log");
+	FILE *f;
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	printf("%s %s %s\n", when, mac, msg);
+	fflush(stdout);
+	f = fopen(p, "a");
+	if (f) {
+		fprintf(f, "%s %s\n", when, msg);
+		fclose(f);
+	}
+	free(p);
+}
+
+struct state {
+	long served;	/* boots handed out */
+	long reported;	/* the highest boot number that sent records */
+};
+
+static void state_read(const char *mac, struct state *st)
+{
+	char *s = tread(mac, "state"), *p;
+	st->served = st->reported = 0;
+	if (!s)
+		return;
+	if ((p = strstr(s, "served=")))
+		st->served = strtol(p + 7, NULL, 10);
+	if ((p = strstr(s, "reported=")))
+		st->reported = strtol(p + 9, NULL, 10);
+	free(s);
+}
+
+static int state_write(const char *mac, const struct state *st)
+{
+	char *p = tpath(mac, "state"), *tmp = tpath(mac, "state.tmp");
+	FILE *f = fopen(tmp, "w");
+	int rc = -1;
+	if (f) {
+		fprintf(f, "served=%ld\nreported=%ld\n", st->served, st->reported);
+		if (fclose(f) == 0 && rename(tmp, p) == 0)
+			rc = 0;
+	}
+	if (rc < 0)
+		warn_sys("unable to write %s", p);
+	free(p);
+	free(tmp);
+	return rc;
+}
+
+/* The schedule's kernel names, one per line, blank lines and # ignored. */
+static size_t schedule_read(const char *mac, char *names[], size_t max)
+{
+	char *s = tread(mac, "schedule"), *line, *save = NULL;
+	size_t n = 0;
+	if (!s)
+		return 0;
+	for (line = strtok_r(s, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		while (isspace((unsigned char)*line))
+			line++;
+		if (*line && *line != '#')
+			names[n++] = xstrdup(line);
+	}
+	free(s);
+	return n;
+}
+
+/* ---- HTTP plumbing --------------------------------------------------- */
+
+static void send_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w <= 0) {
+			if (w < 0 && errno == EINTR)
+				continue;
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void reply(int fd, int status, const char *ctype, const char *body, size_t len)
+{
+	struct sbuf h = {0};
+	const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" : status == 404 ? "Not Found" :
+			     status == 405 ? "Method Not Allowed" : status == 413 ? "Payload Too Large" :
+			     "Internal Server Error";
+	sb_printf(&h, "HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+		  status, reason, ctype, len);
+	send_all(fd, h.s, h.len);
+	send_all(fd, body, len);
+	sb_free(&h);
+}
+
+static void reply_text(int fd, int status, const char *text)
+{
+	reply(fd, status, "text/plain", text, strlen(text));
+}
+
+static void serve_file(int fd, const char *rel)
+{
+	struct sbuf path = {0}, h = {0};
+	struct stat st;
+	int f;
+	off_t off = 0;
+	/* no "..", no hidden files, no absolute paths: only what ROOT holds */
+	if (!*rel || strstr(rel, "..") || strstr(rel, "/.") || rel[0] == '.' || strstr(rel, "//") ||
+	    !strncmp(rel, "targets/", 8)) {
+		reply_text(fd, 404, "not found\n");
+		return;
+	}
+	sb_printf(&path, "%s/%s", root, rel);
+	f = open(path.s, O_RDONLY | O_CLOEXEC);
+	if (f < 0 || fstat(f, &st) < 0 || !S_ISREG(st.st_mode)) {
+		reply_text(fd, 404, "not found\n");
+		if (f >= 0)
+			close(f);
+		sb_free(&path);
+		return;
+	}
+	sb_printf(&h, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: %lld\r\n"
+		      "Connection: close\r\n\r\n", (long long)st.st_size);
+	send_all(fd, h.s, h.len);
+	while (off < st.st_size) {
+		ssize_t n = sendfile(fd, f, &off, (size_t)(st.st_size - off));
+		if (n <= 0 && !(n < 0 && errno == EINTR))
+			break;
+	}
+	close(f);
+	sb_free(&path);
+	sb_free(&h);
+}
+
+/* ---- the routes -------------------------------------------------------- */
+
+static void boot_script(int fd, const char *mac, const char *self)
+{
+	char *names[MAX_SCHEDULE], *args, *finally;
+	size_t n = schedule_read(mac, names, MAX_SCHEDULE);
+	struct state st;
+	struct sbuf s = {0};
+
+	if (!n) {
+		tlog(mac, "asked for a boot, but has no schedule (not a target of this server)");
+		reply_text(fd, 404, "#!ipxe\necho bootbench: this machine is not a target of this boot server\nexit\n");
+		return;
+	}
+	state_read(mac, &st);
+	if (st.served > st.reported && st.served > 0)
+		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
+		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
+	if (st.served >= (long)n) {
+		finally = tread(mac, "finally");
+		int off = finally && !strncmp(finally, "poweroff", 8);
+		tlog(mac, "schedule done (%zu boots): %s", n, off ? "poweroff" : "exit to the BIOS");
+		sb_printf(&s, "#!ipxe\necho bootbench: %s: schedule done (%zu boots)\n", mac, n);
+		if (off) {
+			/* iPXE builds without the poweroff command (QEMU's ROMs) boot
+			 * the appliance once more with nothing to do: it powers off
+			 * without writing anything. */
+			char console[128] = "";
+			const char *c;
+			args = tread(mac, "args");
+			if (args && (c = strstr(args, "console=")))
+				snprintf(console, sizeof console, "%.*s", (int)strcspn(c, " \n"), c);
+			sb_printf(&s, "poweroff || echo bootbench: this iPXE has no poweroff: booting the appliance to power off\n"
+				      "kernel http://%s/kernels/%s/vmlinuz %s panic=-1 bootbench.results=none\n"
+				      "initrd http://%s/userland.cpio.gz\n"
+				      "initrd http://%s/userland-id.cpio.gz\n"
+				      "initrd http://%s/kernels/%s/modules.cpio.gz\n"
+				      "boot\n",
+				  self, names[0], console, self, self, self, names[0]);
+			free(args);
+		} else {
+			sb_puts(&s, "exit\n");
+		}
+		free(finally);
+	} else {
+		const char *k = names[st.served];
+		args = tread(mac, "args");
+		if (args)
+			args[strcspn(args, "\n")] = 0;
+		st.served++;
+		state_write(mac, &st);
+		tlog(mac, "boot %ld of %zu: kernel %s", st.served, n, k);
+		sb_printf(&s, "#!ipxe\n"
+			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
+			      "kernel http://%s/kernels/%s/vmlinuz %s bootbench.reboot=1 "
+			      "bootbench.ip=${net0/ip} bootbench.netmask=${net0/netmask} bootbench.mac=${net0/mac} "
+			      "bootbench.upload=http://%s/results/%s\n"
+			      "initrd http://%s/userland.cpio.gz\n"
+			      "initrd http://%s/userland-id.cpio.gz\n"
+			      "initrd http://%s/kernels/%s/modules.cpio.gz\n"
+			      "boot\n",
+			  mac, st.served, n, k, self, k, args ? args : "", self, mac, self, self, self, k);
+		free(args);
+	}
+	reply(fd, 200, "text/plain", s.s, s.len);
+	sb_free(&s);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+}
+
+/* 64-bit keys of the canonical lines a target already has */
+struct seen {
+	unsigned long long *k;
+	size_t n, cap;
+};
+
+static unsigned long long line_key(const char *s, size_t len)
+{
+	unsigned char d[32];
+	unsigned long long k = 0;
+	struct sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, s, len);
+	sha256_final(&h, d);
+	for (int i = 0; i < 8; i++)
+		k = k << 8 | d[i];
+	return k;
+}
+
+static int seen_has(const struct seen *s, unsigned long long k)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->k[i] == k)
+			return 1;
+	return 0;
+}
+
+static void seen_add(struct seen *s, unsigned long long k)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->k = xrealloc(s->k, s->cap * sizeof *s->k);
+	}
+	s->k[s->n++] = k;
+}
+
+/* Parses and re-dumps a line: the canonical text, or NULL if not a record. */
+static char *canonical(const char *line, size_t len, char *err, size_t errlen)
+{
+	struct jv *v = json_parse(line, len, err, errlen);
+	struct sbuf sb = {0};
+	if (!v)
+		return NULL;
+	if (v->t != J_OBJ || !json_get_str(v, "type") || !json_get(v, "data") || !json_get_str(v, "boot_id")) {
+		snprintf(err, errlen, "not a bootbench record");
+		json_free(v);
+		return NULL;
+	}
+	json_dump(&sb, v);
+	json_free(v);
+	return sb_steal(&sb);
+}
+
+static void receive(int fd, const char *mac, const char *body, size_t len)
+{
+	char *have = tread(mac, "records.jsonl"), *p = tpath(mac, "records.jsonl");
+	struct seen seen = {0};
+	struct sbuf add = {0}, msg = {0};
+	size_t fresh = 0, dup = 0, bad = 0, lineno = 0;
+	const char *s, *end;
+	char *sched[MAX_SCHEDULE];
+	size_t nsched = schedule_read(mac, sched, MAX_SCHEDULE);
+	FILE *f;
+
+	for (size_t i = 0; i < nsched; i++)
+		free(sched[i]);
+	if (!nsched) {
+		tlog(mac, "sent records, but is not a target of this server: refused");
+		reply_text(fd, 404, "not a target of this server\n");
+		free(have);
+		free(p);
+		return;
+	}
+	for (s = have; s && *s;) {
+		size_t l = strcspn(s, "\n");
+		if (l)
+			seen_add(&seen, line_key(s, l));
+		s += l + (s[l] == '\n');
+	}
+	for (s = body, end = body + len; s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		char err[160], *c;
+		lineno++;
+		if (l && !(l == 1 && *s == '\r')) {
+			c = canonical(s, l, err, sizeof err);
+			if (!c) {
+				bad++;
+				tlog(mac, "upload line %zu: %s: skipped", lineno, err);
+			} else {
+				unsigned long long k = line_key(c, strlen(c));
+				if (seen_has(&seen, k)) {
+					dup++;
+				} else {
+					seen_add(&seen, k);
+					sb_puts(&add, c);
+					sb_putc(&add, '\n');
+					fresh++;
+				}
+				free(c);
+			}
+		}
+		s += l + 1;
+	}
+	f = add.len ? fopen(p, "a") : NULL;
+	if (add.len && (!f || fwrite(add.s, 1, add.len, f) != add.len || fflush(f) || fsync(fileno(f)))) {
+		tlog(mac, "unable to store %zu records in %s: %s", fresh, p, strerror(errno));
+		reply_text(fd, 500, "unable to store the records\n");
+	} else {
+		struct state st;
+		state_read(mac, &st);
+		st.reported = st.served;
+		state_write(mac, &st);
+		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged\n", fresh, dup, bad);
+		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged", st.served, fresh, dup, bad);
+		reply_text(fd, bad && !fresh && !dup ? 400 : 200, msg.s);
+	}
+	if (f)
+		fclose(f);
+	free(seen.k);
+	free(have);
+	free(p);
+	sb_free(&add);
+	sb_free(&msg);
+}
+
+static void status_text(struct sbuf *out)
+{
+	struct sbuf dir = {0};
+	DIR *d;
+	struct dirent *e;
+	sb_printf(&dir, "%s/targets", root);
+	d = opendir(dir.s);
+	if (!d) {
+		sb_printf(out, "no targets in %s\n", dir.s);
+		sb_free(&dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char *names[MAX_SCHEDULE], *recs;
+		size_t n, nrec = 0;
+		struct state st;
+		if (!valid_mac(e->d_name))
+			continue;
+		n = schedule_read(e->d_name, names, MAX_SCHEDULE);
+		state_read(e->d_name, &st);
+		recs = tread(e->d_name, "records.jsonl");
+		for (char *q = recs; q && *q; q++)
+			nrec += *q == '\n';
+		sb_printf(out, "%s: %ld of %zu boots served, %zu records received, last boot %s%s\n", e->d_name,
+			  st.served > (long)n ? (long)n : st.served, n, nrec,
+			  st.reported >= st.served ? "reported" : "has not reported",
+			  st.served >= (long)n ? ", schedule done" : "");
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(recs);
+	}
+	closedir(d);
+	sb_free(&dir);
+}
+
+/* ---- one connection ------------------------------------------------ */
+
+static void handle(int fd)
+{
+	char hdr[MAX_HEADER + 1], method[8], target[512], self[64];
+	size_t got = 0, clen = 0;
+	char *end = NULL, *cl, *body = NULL;
+	struct sockaddr_in me;
+	socklen_t ml = sizeof me;
+	struct timeval tv = { .tv_sec = 30 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	while (got < MAX_HEADER && !end) {
+		ssize_t n = recv(fd, hdr + got, MAX_HEADER - got, 0);
+		if (n <= 0)
+			return;
+		got += (size_t)n;
+		hdr[got] = 0;
+		end = strstr(hdr, "\r\n\r\n");
+	}
+	if (!end || sscanf(hdr, "%7s %511s", method, target) != 2) {
+		reply_text(fd, 400, "bad request\n");
+		return;
+	}
+	/* the address the client reached us at, for the URLs in the script */
+	if (getsockname(fd, (struct sockaddr *)&me, &ml) == 0) {
+		char a[INET_ADDRSTRLEN];
+		inet_ntop(AF_INET, &me.sin_addr, a, sizeof a);
+		snprintf(self, sizeof self, "%s:%u", a, (unsigned)ntohs(me.sin_port));
+	} else {
+		snprintf(self, sizeof self, "127.0.0.1");
+	}
+	if (!strcmp(method, "POST")) {
+		size_t have;
+		cl = strcasestr(hdr, "\r\ncontent-length:");
+		if (!cl || (clen = strtoull(cl + 17, NULL, 10)) > MAX_BODY) {
+			reply_text(fd, cl ? 413 : 400, cl ? "body too large\n" : "Content-Length required\n");
+			return;
+		}
+		body = xmalloc(clen + 1);
+		have = got - (size_t)(end + 4 - hdr);
+		if (have > clen)
+			have = clen;
+		memcpy(body, end + 4, have);
+		while (have < clen) {
+			ssize_t n = recv(fd, body + have, clen - have, 0);
+			if (n <= 0) {
+				free(body);
+				return;
+			}
+			have += (size_t)n;
+		}
+	}
+	if (!strncmp(target, "/boot/", 6) || !strncmp(target, "/results/", 9)) {
+		int isboot = target[1] == 'b';
+		char mac[18];
+		if (!norm_mac(target + (isboot ? 6 : 9), mac)) {
+			reply_text(fd, 400, "bad MAC address in the path\n");
+		} else if (isboot && strcmp(method, "GET")) {
+			reply_text(fd, 405, "GET only\n");
+		} else if (!isboot && strcmp(method, "POST")) {
+			reply_text(fd, 405, "POST only\n");
+		} else if (isboot) {
+			boot_script(fd, mac, self);
+		} else {
+			receive(fd, mac, body, clen);
+		}
+	} else if (!strcmp(target, "/status")) {
+		struct sbuf s = {0};
+		status_text(&s);
+		reply(fd, 200, "text/plain", s.s ? s.s : "", s.len);
+		sb_free(&s);
+	} else if (!strcmp(method, "GET")) {
+		serve_file(fd, target + 1);
+	} else {
+		reply_text(fd, 405, "not allowed\n");
+	}
+	free(body);
+}
+
+static int serve(const char *bind_addr, long port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((unsigned short)port) };
+	socklen_t sl = sizeof sa;
+	struct sigaction act = { .sa_handler = on_stop };
+	int one = 1, lfd;
+
+	if (inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1)
+		die(EXIT_BADINPUT, "bad --bind \"%s\" (a numeric IPv4 address)", bind_addr);
+	sigaction(SIGINT, &act, NULL);	/* no SA_RESTART: accept() returns EINTR */
+	sigaction(SIGTERM, &act, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		die_sys(EXIT_SYSFAIL, "socket");
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) < 0)
+		die_sys(EXIT_SYSFAIL, "unable to listen on %s:%ld", bind_addr, port);
+	if (listen(lfd, 64) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0)
+		die_sys(EXIT_SYSFAIL, "listen");
+	printf("serving %s at http://%s:%u/\n", root, bind_addr, (unsigned)ntohs(sa.sin_port));
+	fflush(stdout);
+	while (!stopping) {
+		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			die_sys(EXIT_SYSFAIL, "accept");
+		}
+		handle(c);
+		close(c);
+	}
+	close(lfd);
+	fprintf(stderr, "bootbench pxe: stopped\n");
+	return 0;
+}
+
+int pxe_main(int argc, char **argv)
+{
+	const char *bind_addr = "127.0.0.1";
+	long port = 8080;
+	struct stat st;
+
+	if (argc < 3 || (strcmp(argv[1], "serve") && strcmp(argv[1], "status"))) {
+		fputs(pxe_usage, stderr);
+		die(EXIT_BADINPUT, "pxe: serve ROOT or status ROOT");
+	}
+	root = argv[2];
+	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))
+		die(EXIT_BADINPUT, "%s is not a directory (lay one out with scripts/pxe-serve)", root);
+	for (int i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "--bind") && i + 1 < argc) {
+			bind_addr = argv[++i];
+		} else if (!strcmp(argv[i], "--port") && i + 1 < argc) {
+			char *e;
+			port = strtol(argv[++i], &e, 10);
+			if (!*argv[i] || *e || port < 0 || port > 65535)
+				die(EXIT_BADINPUT, "bad --port \"%s\" (0..65535)", argv[i]);
+		} else {
+			die(EXIT_BADINPUT, "unknown argument %s (see bootbench pxe --help)", argv[i]);
+		}
+	}
+	if (!strcmp(argv[1], "status")) {
+		struct sbuf s = {0};
+		status_text(&s);
+		fputs(s.s ? s.s : "", stdout);
+		sb_free(&s);
+		return 0;
+	}
+	return serve(bind_addr, port);
+}
