@@ -213,7 +213,8 @@ void upload_results(const struct sbuf *this_boot)
 		select_after_mark(&p);
 	} else if (this_boot && this_boot->len) {
 		sb_add(&p.body, this_boot->s, this_boot->len);
-		p.n = 1;	/* at least one; the count is not needed without a mark */
+		for (size_t i = 0; i < this_boot->len; i++)
+			p.n += this_boot->s[i] == '\n';
 	}
 	if (!p.body.len) {
 		info("upload: nothing new to send");
