@@ -248,6 +248,15 @@ static void serve_file(int fd, const char *rel)
 
 /* ---- the routes -------------------------------------------------------- */
 
+/* The initrds, named: iPXE on UEFI hands the kernel's EFI stub only the
+ * images named by initrd= on the command line (a kernel booted without them
+ * panics: no root); on BIOS the names are unused words for init. */
+#define INITRD_ARGS "initrd=userland.cpio.gz initrd=userland-id.cpio.gz initrd=modules.cpio.gz"
+#define INITRD_LINES \
+	"initrd --name userland.cpio.gz http://%s/userland.cpio.gz\n" \
+	"initrd --name userland-id.cpio.gz http://%s/userland-id.cpio.gz\n" \
+	"initrd --name modules.cpio.gz http://%s/kernels/%s/modules.cpio.gz\n"
+
 static void boot_script(int fd, const char *mac, const char *self)
 {
 	char *names[MAX_SCHEDULE], *args, *finally;
@@ -279,10 +288,8 @@ static void boot_script(int fd, const char *mac, const char *self)
 			if (args && (c = strstr(args, "console=")))
 				snprintf(console, sizeof console, "%.*s", (int)strcspn(c, " \n"), c);
 			sb_printf(&s, "poweroff || echo bootbench: this iPXE has no poweroff: booting the appliance to power off\n"
-				      "kernel http://%s/kernels/%s/vmlinuz %s panic=-1 bootbench.results=none\n"
-				      "initrd http://%s/userland.cpio.gz\n"
-				      "initrd http://%s/userland-id.cpio.gz\n"
-				      "initrd http://%s/kernels/%s/modules.cpio.gz\n"
+				      "kernel http://%s/kernels/%s/vmlinuz %s panic=-1 bootbench.results=none " INITRD_ARGS "\n"
+				      INITRD_LINES
 				      "boot\n",
 				  self, names[0], console, self, self, self, names[0]);
 			free(args);
@@ -302,10 +309,8 @@ static void boot_script(int fd, const char *mac, const char *self)
 			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
 			      "kernel http://%s/kernels/%s/vmlinuz %s bootbench.reboot=1 "
 			      "bootbench.ip=${net0/ip} bootbench.netmask=${net0/netmask} bootbench.mac=${net0/mac} "
-			      "bootbench.upload=http://%s/results/%s\n"
-			      "initrd http://%s/userland.cpio.gz\n"
-			      "initrd http://%s/userland-id.cpio.gz\n"
-			      "initrd http://%s/kernels/%s/modules.cpio.gz\n"
+			      "bootbench.upload=http://%s/results/%s " INITRD_ARGS "\n"
+			      INITRD_LINES
 			      "boot\n",
 			  mac, st.served, n, k, self, k, args ? args : "", self, mac, self, self, self, k);
 		free(args);

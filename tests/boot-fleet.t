@@ -7,8 +7,11 @@
 # rotates through two kernels, A B B A, unattended (bootbench.reboot=1),
 # sending its records home after each boot; then it powers off.
 # Boot 1's upload is made to fail (the server cannot store it), so boot 2
-# must send boot 1's records too: nothing is lost. No traffic leaves the
-# namespaces; dnsmasq must not bind outside them.
+# must send boot 1's records too: nothing is lost. At the same time a UEFI
+# target boots its one-kernel schedule: OVMF with its own virtio-net driver
+# and PXE client (the NIC's iPXE ROM is left out, romfile=), so dnsmasq must
+# hand it ipxe.efi by TFTP first, as on a real UEFI machine. No traffic leaves the namespaces; dnsmasq must
+# not bind outside them.
 . "$(dirname "$0")/lib.sh"
 KA=${KERNEL_A:-debian-6.1-cloud} KB=${KERNEL_B:-debian-6.1.170-generic}
 [ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces, tap devices)"
@@ -17,9 +20,12 @@ need_kernel "$KA" && need_kernel "$KB" || skip_all "$KA or $KB not fetched (make
 command -v dnsmasq >/dev/null || skip_all "no dnsmasq (package dnsmasq-base)"
 command -v ip >/dev/null || skip_all "no ip (package iproute2)"
 ls /usr/lib/ipxe/qemu/*virtio* >/dev/null 2>&1 || skip_all "no iPXE ROM for QEMU (package ipxe-qemu)"
-plan 12
+plan 15
 
 NS=bbfs$$ LAB=bbfl$$ MAC=52:54:00:bb:00:01 D=$T/root/targets/52-54-00-bb-00-01
+UMAC=52:54:00:bb:00:02 UD=$T/root/targets/52-54-00-bb-00-02
+OVMF=/usr/share/OVMF/OVMF_CODE_4M.fd
+[ -f "$OVMF" ] || skip_all "no UEFI firmware for QEMU (package ovmf)"
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
@@ -36,9 +42,11 @@ ip -n "$NS" link set lo up
 ip -n "$NS" link add br0 type bridge
 ip -n "$NS" addr add 10.77.0.1/24 dev br0
 ip -n "$NS" link set br0 up
-ip -n "$NS" tuntap add dev tap0 mode tap
-ip -n "$NS" link set tap0 master br0
-ip -n "$NS" link set tap0 up
+for t in tap0 tap1; do
+	ip -n "$NS" tuntap add dev $t mode tap
+	ip -n "$NS" link set $t master br0
+	ip -n "$NS" link set $t up
+done
 ip link add vl0 netns "$NS" type veth peer name vl1 netns "$LAB"
 ip -n "$NS" link set vl0 master br0
 ip -n "$NS" link set vl0 up
@@ -55,7 +63,8 @@ pids+=($!)
 mkdir -p "$D"
 mkdir "$D/records.jsonl"	# boot 1's upload cannot be stored: the server answers 500
 ip netns exec "$NS" "$TOP/scripts/pxe-serve" --interface br0 --root "$T/root" --port 8080 \
-	--target "$MAC" --kernels "$KA,$KB" --rounds 2 --plan null >"$T/server.log" 2>&1 &
+	--target "$MAC" --kernels "$KA,$KB" --rounds 2 --plan null \
+	--target "$UMAC" --kernels "$KA" --rounds 1 --plan null >"$T/server.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do grep -q 'TFTP root is' "$T/server.log" && break; sleep 0.2; done
 "$BB" mkresults "$T/r.img" >/dev/null 2>&1
@@ -74,9 +83,17 @@ timeout -k 5 900 ip netns exec "$NS" qemu-system-x86_64 -accel tcg -cpu max -m 1
 	-device virtio-blk-pci,drive=res,serial=bootbench-results </dev/null >"$T/console.log" 2>&1 &
 qpid=$!
 pids+=($qpid)
+cp /usr/share/OVMF/OVMF_VARS_4M.fd "$T/vars.fd"
+timeout -k 5 900 ip netns exec "$NS" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \
+	-nodefaults -no-user-config -display none -serial stdio \
+	-drive "if=pflash,format=raw,readonly=on,file=$OVMF" -drive "if=pflash,format=raw,file=$T/vars.fd" \
+	-netdev tap,id=n1,ifname=tap1,script=no,downscript=no \
+	-device "virtio-net-pci,netdev=n1,mac=$UMAC,bootindex=1,romfile=" </dev/null >"$T/uefi.log" 2>&1 &
+upid=$!
+pids+=($upid)
 # once boot 1 has failed to upload, let the server store again
 for _ in $(seq 600); do
-	if grep -q 'boot 1 sent records.*' "$T/server.log" || [ "$(grep -c 'unable to store' "$T/server.log")" -ge 3 ]; then
+	if grep -q '52-54-00-bb-00-01 boot 1 sent records' "$T/server.log" || [ "$(grep -c 'unable to store' "$T/server.log")" -ge 3 ]; then
 		break
 	fi
 	kill -0 "$qpid" 2>/dev/null || break
@@ -89,12 +106,12 @@ diag "QEMU exited with $qrc after $(( $(date +%s) - start )) s"
 ok "the target boots 4 times unattended and powers off by itself" \
 	sh -c "[ '$qrc' = 0 ] && tail -n 5 '$T/console.log' | grep -q 'syncing and powering off'"
 
-served=$(sed -n 's/.* boot \([0-9]\) of 4: kernel \(.*\)$/\1=\2/p' "$T/server.log" | tr '\n' ' ')
+served=$(sed -n 's/.*52-54-00-bb-00-01 boot \([0-9]\) of 4: kernel \(.*\)$/\1=\2/p' "$T/server.log" | tr '\n' ' ')
 is "$served" "1=$KA 2=$KB 3=$KB 4=$KA " "the server handed out A B B A"
 ok "the schedule ended with the power-off script" grep -q 'schedule done (4 boots): poweroff' "$T/server.log"
 ok "boot 1's upload failed on the server side (answer 500, 3 tries)" \
 	test "$(grep -c 'unable to store' "$T/server.log")" -ge 3
-ok "the server noted that boot 1 sent nothing" grep -q 'boot 1 (.*) sent no records' "$T/server.log"
+ok "the server noted that boot 1 sent nothing" grep -q '52-54-00-bb-00-01 boot 1 (.*) sent no records' "$T/server.log"
 
 "$BB" collect "$D/records.jsonl" >"$T/got.jsonl" 2>/dev/null
 "$BB" collect "$T/r.img" >"$T/disk.jsonl" 2>/dev/null
@@ -107,7 +124,15 @@ is "$(jq -s '[.[] | select(.type == "run" and .data.status == "ok")] | length' "
 # the last upload itself (written after the server acknowledged)
 is "$(sort "$T/disk.jsonl" | comm -23 - <(sort "$T/got.jsonl") | jq -r '.type + "/" + (.data.event // "")' | tr '\n' ' ')" \
 	"event/upload " "every record of the results disk reached the server (nothing lost)"
-ok "boot 2's upload carried boot 1's records" grep -q 'boot 2 sent records: 1[0-9] new' "$T/server.log"
+ok "boot 2's upload carried boot 1's records" grep -q '52-54-00-bb-00-01 boot 2 sent records: 1[0-9] new' "$T/server.log"
+wait "$upid"
+urc=$?
+ok "the UEFI target chainloaded iPXE (ipxe.efi over TFTP) and booted over HTTP" \
+	sh -c "grep -q 'sent .*/ipxe.efi' '$T/server.log' && grep -q 'boot 1 of 1: kernel $KA' '$T/server.log' && grep -q '52-54-00-bb-00-02 boot 1 sent records: 5 new' '$T/server.log'"
+ok "the UEFI target powered off by itself after its schedule" \
+	sh -c "[ '$urc' = 0 ] && tail -n 5 '$T/uefi.log' | grep -q 'syncing and powering off'"
+is "$("$BB" collect "$UD/records.jsonl" 2>/dev/null | jq -r 'select(.type == "boot") | .data.kernel.release')" \
+	"$(cat "$B/kernels/$KA/release")" "its boot record reached the server"
 "$BB" compare "$D/records.jsonl" >"$T/compare.out" 2>&1
 ok "bootbench compare works on the received records" grep -q 'harness_overhead' "$T/compare.out"
 [ "$_failed" = 0 ] || { diag "server log:"; sed 's/^/#   /' "$T/server.log" | grep -v 'dnsmasq-dhcp' | tail -40; }

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 16
+plan 17
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -36,10 +36,12 @@ start	# a restarted server resumes the schedule
 for i in 3 4; do get /boot/$M >/dev/null; seq="$seq$(kernel_of)"; done
 is "$seq" ABBA "the target is handed A B B A, across a server restart (MAC in either spelling)"
 ok "the script passes the target's args, reboot, and iPXE's address for the upload" \
-	grep -q 'console=ttyS1,115200 panic=-1 bootbench.plan=light bootbench.reboot=1 bootbench.ip=${net0/ip} bootbench.netmask=${net0/netmask} bootbench.mac=${net0/mac} bootbench.upload=http://127.0.0.1:[0-9]*/results/52-54-00-aa-bb-cc$' "$T/body"
+	grep -q 'console=ttyS1,115200 panic=-1 bootbench.plan=light bootbench.reboot=1 bootbench.ip=${net0/ip} bootbench.netmask=${net0/netmask} bootbench.mac=${net0/mac} bootbench.upload=http://127.0.0.1:[0-9]*/results/52-54-00-aa-bb-cc initrd=userland.cpio.gz initrd=userland-id.cpio.gz initrd=modules.cpio.gz$' "$T/body"
+ok "the initrds are named, as UEFI iPXE needs them for initrd=" \
+	test "$(grep -c '^initrd --name [a-z.-]*cpio.gz http://' "$T/body")" = 3
 get /boot/$M >/dev/null
 ok "after the schedule: poweroff, else an appliance boot with nothing to do" \
-	sh -c "grep -q '^poweroff ||' '$T/body' && grep -q 'vmlinuz console=ttyS1,115200 panic=-1 bootbench.results=none$' '$T/body'"
+	sh -c "grep -q '^poweroff ||' '$T/body' && grep -q 'vmlinuz console=ttyS1,115200 panic=-1 bootbench.results=none initrd=' '$T/body'"
 ok "the server noted that boot 4 sent no records" grep -q 'boot 4 (A) sent no records' "$T/serve.out"
 
 "$BB" run null >"$T/r1.jsonl" 2>/dev/null
