@@ -39,6 +39,19 @@ static void fatal_hook(int code, const char *msg)
 	end_boot(msg, 1);
 }
 
+/* A fatal error while ending (say, no memory during the upload): PID 1 must
+ * not exit, and end_boot must not recurse; sync and go. */
+static void last_hook(int code, const char *msg)
+{
+	(void)code;
+	fprintf(stderr, "bootbench: fatal while ending the boot: %s; syncing and %s\n", msg,
+		A.conf.reboot ? "rebooting" : "powering off");
+	sync();
+	reboot(A.conf.reboot ? RB_AUTOBOOT : RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
 /* ---- signals: a small table, consulted between steps ---- */
 static const struct {
 	int sig;
@@ -207,7 +220,7 @@ static void __attribute__((noreturn)) end_boot(const char *why, int failed)
 	struct jw w;
 	int cmd = A.conf.reboot ? RB_AUTOBOOT : RB_POWER_OFF;
 
-	die_hook = NULL;	/* a failure from here on must not recurse */
+	die_hook = last_hook;	/* a failure from here on must not recurse */
 	if (!ending) {
 		ending = 1;
 		jw_init(&w);

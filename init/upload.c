@@ -148,85 +148,61 @@ static int net_up(void)
 	return rc;
 }
 
+/* Records go in batches of at most this many bytes, each acknowledged by
+ * its own event record: a long backlog (a partition of many boots whose
+ * uploads failed) goes home in pieces the server answers within the timeout,
+ * and what was acknowledged stays acknowledged if a later piece fails. */
+#define BATCH_BYTES (4u << 20)
+
 struct pending {
-	struct sbuf body;	/* the lines to send */
 	unsigned long long mark;	/* highest through_seq acknowledged before */
-	unsigned long long last;	/* highest seq in body */
-	size_t n;
-	struct sbuf all;	/* every stored line, for the second pass */
+	unsigned long long top;		/* highest seq on the partition */
+	struct sbuf batch;		/* lines not yet sent */
+	unsigned long long last;	/* highest seq in batch */
+	size_t n;			/* lines in batch */
+	size_t sent;			/* lines acknowledged by this upload */
+	int failed;			/* a batch failed: send no more */
+	int net;			/* the interface is up */
 };
 
-static void gather_line(void *ctx, const char *line, size_t len, const char *where)
+static const struct jv *upload_event(const struct jv *v)
+{
+	const struct jv *d = json_get(v, "data");
+	const char *type = json_get_str(v, "type"), *ev = d ? json_get_str(d, "event") : NULL;
+	return type && !strcmp(type, "event") && ev && !strcmp(ev, "upload") ? d : NULL;
+}
+
+/* Pass 1: the last acknowledged seq and the highest seq. */
+static void find_mark(void *ctx, const char *line, size_t len, const char *where)
 {
 	struct pending *p = ctx;
 	struct jv *v = json_parse(line, len, NULL, 0);
-	const struct jv *seq = v ? json_get(v, "seq") : NULL, *d = v ? json_get(v, "data") : NULL;
-	const char *type = v ? json_get_str(v, "type") : NULL;
+	const struct jv *seq = v ? json_get(v, "seq") : NULL, *d;
 	(void)where;
-	if (v && seq && seq->t == J_NUM && type && !strcmp(type, "event") && d &&
-	    json_get_str(d, "event") && !strcmp(json_get_str(d, "event"), "upload")) {
-		const struct jv *t = json_get(d, "through_seq");
-		if (t && t->t == J_NUM && t->num > (double)p->mark)
-			p->mark = (unsigned long long)t->num;
+	if (seq && seq->t == J_NUM) {
+		if (seq->num > (double)p->top)
+			p->top = (unsigned long long)seq->num;
+		if ((d = upload_event(v))) {
+			const struct jv *t = json_get(d, "through_seq");
+			if (t && t->t == J_NUM && t->num > (double)p->mark)
+				p->mark = (unsigned long long)t->num;
+		}
 	}
 	json_free(v);
-	sb_add(&p->all, line, len);
-	sb_putc(&p->all, '\n');
 }
 
-/* Second pass over the stored lines: keep those after the mark. */
-static void select_after_mark(struct pending *p)
+/* POSTs the batch; on success records the acknowledgement. */
+static void send_batch(struct pending *p)
 {
-	char *s = p->all.s, *end = s ? s + p->all.len : NULL;
-	while (s && s < end) {
-		char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		struct jv *v = json_parse(s, len, NULL, 0);
-		const struct jv *seq = v ? json_get(v, "seq") : NULL;
-		if (seq && seq->t == J_NUM && seq->num > (double)p->mark) {
-			sb_add(&p->body, s, len);
-			sb_putc(&p->body, '\n');
-			p->n++;
-			if (seq->num > (double)p->last)
-				p->last = (unsigned long long)seq->num;
-		}
-		json_free(v);
-		s += len + 1;
-	}
-}
-
-void upload_results(const struct sbuf *this_boot)
-{
-	struct pending p = {0};
 	struct sbuf resp = {0};
 	char err[256];
 	int status = -1;
 
-	if (!A.conf.upload)
+	if (!p->batch.len || p->failed)
 		return;
-	info("upload: sending the records the server has not acknowledged to %s", A.conf.upload);
-	if (A.rec.stored && A.results_dev[0]) {
-		char path[80];
-		snprintf(path, sizeof path, "/dev/%s", A.results_dev);
-		if (source_read(path, gather_line, &p, 1) != 0)
-			warn("upload: unable to read the records back from %s", path);
-		select_after_mark(&p);
-	} else if (this_boot && this_boot->len) {
-		sb_add(&p.body, this_boot->s, this_boot->len);
-		for (size_t i = 0; i < this_boot->len; i++)
-			p.n += this_boot->s[i] == '\n';
-	}
-	if (!p.body.len) {
-		info("upload: nothing new to send");
-		goto out;
-	}
-	if (net_up() < 0) {
-		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
-		goto out;
-	}
 	for (int try = 1; try <= UPLOAD_TRIES; try++) {
 		sb_free(&resp);
-		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p.body.s, p.body.len,
+		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p->batch.s, p->batch.len,
 				       UPLOAD_TIMEOUT_MS, &resp, err, sizeof err);
 		if (status >= 200 && status < 300)
 			break;
@@ -237,15 +213,15 @@ void upload_results(const struct sbuf *this_boot)
 			sleep(2);
 	}
 	if (status >= 200 && status < 300) {
-		struct jw w;
-		info("upload: %zu records (through seq %llu) accepted: %.120s", p.n, p.last,
-		     resp.s ? resp.s : "");
-		if (A.rec.stored) {
+		info("upload: %zu records (through seq %llu) accepted: %.120s", p->n, p->last, resp.s ? resp.s : "");
+		p->sent += p->n;
+		if (A.rec.stored && p->last) {
+			struct jw w;
 			jw_init(&w);
 			jw_obj(&w, NULL);
 			jw_str(&w, "event", "upload");
-			jw_int(&w, "through_seq", (long long)p.last);
-			jw_int(&w, "records", (long long)p.n);
+			jw_int(&w, "through_seq", (long long)p->last);
+			jw_int(&w, "records", (long long)p->n);
 			jw_str(&w, "url", A.conf.upload);
 			jw_int(&w, "status", status);
 			jw_obj_end(&w);
@@ -253,10 +229,77 @@ void upload_results(const struct sbuf *this_boot)
 			sb_free(&w.sb);
 		}
 	} else {
+		p->failed = 1;
 		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
 	}
-out:
-	sb_free(&p.body);
-	sb_free(&p.all);
 	sb_free(&resp);
+	p->batch.len = 0;
+	p->n = 0;
+}
+
+/* Pass 2: every line after the mark, in batches. */
+static void add_line(void *ctx, const char *line, size_t len, const char *where)
+{
+	struct pending *p = ctx;
+	struct jv *v;
+	const struct jv *seq;
+	(void)where;
+	if (p->failed)
+		return;
+	v = json_parse(line, len, NULL, 0);
+	seq = v ? json_get(v, "seq") : NULL;
+	/* only what was there before this upload began: our own ack events
+	 * go with the next upload */
+	if (seq && seq->t == J_NUM && seq->num > (double)p->mark && seq->num <= (double)p->top) {
+		if (p->batch.len && p->batch.len + len + 1 > BATCH_BYTES)
+			send_batch(p);
+		sb_add(&p->batch, line, len);
+		sb_putc(&p->batch, '\n');
+		p->n++;
+		p->last = (unsigned long long)seq->num;
+	}
+	json_free(v);
+}
+
+void upload_results(const struct sbuf *this_boot)
+{
+	struct pending p = {0};
+	char path[80];
+
+	if (!A.conf.upload)
+		return;
+	info("upload: sending the records the server has not acknowledged to %s", A.conf.upload);
+	/* The partition, even when it filled up during this boot (stored is
+	 * then 0, but its older records still wait for the server). */
+	snprintf(path, sizeof path, "/dev/%s", A.results_dev);
+	if (A.results_dev[0] && source_read(path, find_mark, &p, 1) != 0)
+		warn("upload: unable to read the records back from %s", path);
+	if (A.results_dev[0] && p.top <= p.mark && !(this_boot && this_boot->len && !A.rec.stored)) {
+		info("upload: nothing new to send");
+		return;
+	}
+	if (!A.results_dev[0] && !(this_boot && this_boot->len)) {
+		info("upload: nothing to send");
+		return;
+	}
+	if (net_up() < 0) {
+		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
+		return;
+	}
+	if (A.results_dev[0]) {
+		source_read(path, add_line, &p, 1);
+		send_batch(&p);
+	}
+	/* Records that only reached the console (no partition, or it filled
+	 * up): this boot's, sent as they are (the server drops duplicates). */
+	if (!A.rec.stored && this_boot && this_boot->len && !p.failed) {
+		sb_add(&p.batch, this_boot->s, this_boot->len);
+		for (size_t i = 0; i < this_boot->len; i++)
+			p.n += this_boot->s[i] == '\n';
+		p.last = 0;
+		send_batch(&p);
+	}
+	if (!p.failed)
+		info("upload: done, %zu records acknowledged", p.sent);
+	sb_free(&p.batch);
 }
