@@ -150,8 +150,11 @@ static int state_write(const char *mac, const struct state *st)
 	FILE *f = fopen(tmp, "w");
 	int rc = -1;
 	if (f) {
-		fprintf(f, "served=%ld\nreported=%ld\n", st->served, st->reported);
-		if (fclose(f) == 0 && rename(tmp, p) == 0)
+		/* durable before it replaces the old one: a power cut must not
+		 * leave an empty state (the rotation would start over) */
+		int ok = fprintf(f, "served=%ld\nreported=%ld\n", st->served, st->reported) > 0 &&
+			 fflush(f) == 0 && fsync(fileno(f)) == 0;
+		if (fclose(f) == 0 && ok && rename(tmp, p) == 0)
 			rc = 0;
 	}
 	if (rc < 0)
@@ -219,7 +222,7 @@ static void serve_file(int fd, const char *rel)
 	int f;
 	off_t off = 0;
 	/* no "..", no hidden files, no absolute paths: only what ROOT holds */
-	if (!*rel || strstr(rel, "..") || strstr(rel, "/.") || rel[0] == '.' || strstr(rel, "//") ||
+	if (!*rel || rel[0] == '/' || strstr(rel, "..") || strstr(rel, "/.") || rel[0] == '.' || strstr(rel, "//") ||
 	    !strncmp(rel, "targets/", 8)) {
 		reply_text(fd, 404, "not found\n");
 		return;
@@ -308,7 +311,7 @@ static void boot_script(int fd, const char *mac, const char *self)
 		sb_printf(&s, "#!ipxe\n"
 			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
 			      "kernel http://%s/kernels/%s/vmlinuz %s bootbench.reboot=1 "
-			      "bootbench.ip=${net0/ip} bootbench.netmask=${net0/netmask} bootbench.mac=${net0/mac} "
+			      "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
 			      "bootbench.upload=http://%s/results/%s " INITRD_ARGS "\n"
 			      INITRD_LINES
 			      "boot\n",
@@ -321,10 +324,11 @@ static void boot_script(int fd, const char *mac, const char *self)
 		free(names[i]);
 }
 
-/* 64-bit keys of the canonical lines a target already has */
+/* 64-bit keys of the canonical lines a target already has: an open
+ * addressing set (key 0 is mapped to 1), so a long history costs O(1) a line */
 struct seen {
 	unsigned long long *k;
-	size_t n, cap;
+	size_t n, cap;	/* cap: a power of two, or 0 */
 };
 
 static unsigned long long line_key(const char *s, size_t len)
@@ -337,24 +341,39 @@ static unsigned long long line_key(const char *s, size_t len)
 	sha256_final(&h, d);
 	for (int i = 0; i < 8; i++)
 		k = k << 8 | d[i];
-	return k;
+	return k ? k : 1;
+}
+
+static unsigned long long *seen_slot(const struct seen *s, unsigned long long k)
+{
+	size_t i = (size_t)k & (s->cap - 1);
+	while (s->k[i] && s->k[i] != k)
+		i = (i + 1) & (s->cap - 1);
+	return &s->k[i];
 }
 
 static int seen_has(const struct seen *s, unsigned long long k)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->k[i] == k)
-			return 1;
-	return 0;
+	return s->cap && *seen_slot(s, k) == k;
 }
 
 static void seen_add(struct seen *s, unsigned long long k)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 256;
-		s->k = xrealloc(s->k, s->cap * sizeof *s->k);
+	if (2 * (s->n + 1) > s->cap) {
+		struct seen bigger = { xmalloc(sizeof *s->k * (s->cap ? 2 * s->cap : 1024)), 0,
+				       s->cap ? 2 * s->cap : 1024 };
+		memset(bigger.k, 0, sizeof *bigger.k * bigger.cap);
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->k[i])
+				*seen_slot(&bigger, s->k[i]) = s->k[i];
+		bigger.n = s->n;
+		free(s->k);
+		*s = bigger;
 	}
-	s->k[s->n++] = k;
+	if (!seen_has(s, k)) {
+		*seen_slot(s, k) = k;
+		s->n++;
+	}
 }
 
 /* Parses and re-dumps a line: the canonical text, or NULL if not a record. */
@@ -425,9 +444,21 @@ static void receive(int fd, const char *mac, const char *body, size_t len)
 		}
 		s += l + 1;
 	}
+	/* A line torn by an earlier crash gets its newline first, so the new
+	 * records do not run into it; a failed append is cut back off. */
+	if (have && *have && have[strlen(have) - 1] != '\n' && add.len) {
+		struct sbuf fixed = {0};
+		sb_putc(&fixed, '\n');
+		sb_add(&fixed, add.s, add.len);
+		sb_free(&add);
+		add = fixed;
+	}
 	f = add.len ? fopen(p, "a") : NULL;
 	if (add.len && (!f || fwrite(add.s, 1, add.len, f) != add.len || fflush(f) || fsync(fileno(f)))) {
-		tlog(mac, "unable to store %zu records in %s: %s", fresh, p, strerror(errno));
+		int e = errno;
+		if (f && ftruncate(fileno(f), (off_t)(have ? strlen(have) : 0)) == 0)
+			fsync(fileno(f));
+		tlog(mac, "unable to store %zu records in %s: %s", fresh, p, strerror(e));
 		reply_text(fd, 500, "unable to store the records\n");
 	} else {
 		struct state st;
@@ -484,6 +515,19 @@ static void status_text(struct sbuf *out)
 
 /* ---- one connection ------------------------------------------------ */
 
+#define CONN_SECONDS 60
+
+/* recv with an absolute deadline: one slow client must not hold the server */
+static ssize_t recv_by(int fd, void *buf, size_t len, time_t deadline)
+{
+	time_t left = deadline - time(NULL);
+	struct timeval tv = { .tv_sec = left > 0 ? left : 0, .tv_usec = left > 0 ? 0 : 1 };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (left <= 0)
+		return -1;
+	return recv(fd, buf, len, 0);
+}
+
 static void handle(int fd)
 {
 	char hdr[MAX_HEADER + 1], method[8], target[512], self[64];
@@ -492,11 +536,11 @@ static void handle(int fd)
 	struct sockaddr_in me;
 	socklen_t ml = sizeof me;
 	struct timeval tv = { .tv_sec = 30 };
+	time_t deadline = time(NULL) + CONN_SECONDS;
 
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	while (got < MAX_HEADER && !end) {
-		ssize_t n = recv(fd, hdr + got, MAX_HEADER - got, 0);
+		ssize_t n = recv_by(fd, hdr + got, MAX_HEADER - got, deadline);
 		if (n <= 0)
 			return;
 		got += (size_t)n;
@@ -528,7 +572,7 @@ static void handle(int fd)
 			have = clen;
 		memcpy(body, end + 4, have);
 		while (have < clen) {
-			ssize_t n = recv(fd, body + have, clen - have, 0);
+			ssize_t n = recv_by(fd, body + have, clen - have, deadline);
 			if (n <= 0) {
 				free(body);
 				return;

@@ -97,9 +97,9 @@ static const struct keydef keys[] = {
 	{ "qemu", K_NAME, NULL, OFF(qemu), "QEMU version the host ran us under (scripts/boot-qemu sets it)" },
 	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
 	{ "upload", K_URL, NULL, OFF(upload), "http://A.B.C.D:PORT/path to send the records not yet sent to, at the end of the boot" },
-	{ "ip", K_IPV4, NULL, OFF(ip), "this machine's IPv4 address for the upload (iPXE: ${net0/ip})" },
-	{ "netmask", K_IPV4, NULL, OFF(netmask), "its netmask (iPXE: ${net0/netmask})" },
-	{ "mac", K_MAC, NULL, OFF(mac), "MAC address of the interface to upload through (iPXE: ${net0/mac})" },
+	{ "ip", K_IPV4, NULL, OFF(ip), "this machine's IPv4 address for the upload (iPXE: ${netX/ip})" },
+	{ "netmask", K_IPV4, NULL, OFF(netmask), "its netmask (iPXE: ${netX/netmask})" },
+	{ "mac", K_MAC, NULL, OFF(mac), "MAC address of the interface to upload through (iPXE: ${netX/mac})" },
 };
 
 const char *bbconf_keys(void)
