@@ -76,10 +76,23 @@ static char *cat2(const char *a, const char *b)
 	return sb_steal(&sb);
 }
 
+/* What may go into the job's quoted strings: printable, and none of the
+ * characters that end or escape a YAML or shell quote, or start a comment. */
 static int valid_word(const char *s)
 {
 	for (; *s; s++)
-		if (*s == '"' || *s == '\'' || *s == '\n' || *s == '\\' || *s == '{' || *s == '}')
+		if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr("\"'\\{}#`$", *s))
+			return 0;
+	return 1;
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s || strlen(s) > 100)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-'))
 			return 0;
 	return 1;
 }
@@ -143,9 +156,11 @@ int lavajob_main(int argc, char **argv)
 		die(EXIT_BADINPUT, "--kernel, --plan and --out are required (see bootbench lava-job --help)");
 	if (strcmp(device, "qemu") && strcmp(device, "ipxe"))
 		die(EXIT_BADINPUT, "--device is qemu or ipxe, not \"%s\"", device);
-	if (!valid_word(plan) || strchr(plan, ' ') || !valid_word(append) || (name && !valid_word(name)) ||
-	    (urlbase && !valid_word(urlbase)))
-		die(EXIT_BADINPUT, "quotes, braces and backslashes are not allowed in --plan, --append, --name, --url-base");
+	if (!valid_name(kernel) || !valid_name(plan))
+		die(EXIT_BADINPUT, "--kernel and --plan are names: letters, digits, . _ -");
+	if (!valid_word(append) || (name && !valid_word(name)) || (urlbase && (!*urlbase || !valid_word(urlbase))))
+		die(EXIT_BADINPUT, "control characters, quotes, braces, #, $, ` and backslashes are not allowed in "
+				   "--append, --name or --url-base (nor an empty --url-base)");
 	kdir = cat2(build, "/kernels/");
 	{
 		char *k = cat2(kdir, kernel);
@@ -159,6 +174,8 @@ int lavajob_main(int argc, char **argv)
 		die_sys(EXIT_SYSFAIL, "unable to create %s", out);
 	if (!realpath(out, dir))
 		die_sys(EXIT_SYSFAIL, "unable to resolve %s", out);
+	if (!valid_word(dir) || strchr(dir, ' '))
+		die(EXIT_BADINPUT, "the --out path %s has characters a job URL cannot carry", dir);
 	{
 		char *initrd[3] = { cat2(build, "/userland.cpio.gz"), cat2(build, "/userland-id.cpio.gz"),
 				    cat2(kdir, "/modules.cpio.gz") };
@@ -197,17 +214,17 @@ int lavajob_main(int argc, char **argv)
 	if (!strcmp(device, "qemu")) {
 		sb_printf(&y, "- deploy:\n    timeout:\n      minutes: 5\n    to: tmpfs\n    images:\n"
 			      "      kernel:\n        image_arg: '-kernel {kernel} -append \"%s\"'\n"
-			      "        url: %svmlinuz\n"
+			      "        url: '%svmlinuz'\n"
 			      "      ramdisk:\n        image_arg: '-initrd {ramdisk}'\n"
-			      "        url: %sinitrd.img\n",
+			      "        url: '%sinitrd.img'\n",
 			  args.s, base.s, base.s);
 		sb_printf(&y, "- boot:\n    timeout:\n      minutes: %ld\n    method: qemu\n    media: tmpfs\n"
 			      "    prompts:\n    - 'bootbench: init starting'\n",
 			  timeout);
 	} else {
 		sb_printf(&y, "- deploy:\n    timeout:\n      minutes: 5\n    to: tftp\n"
-			      "    kernel:\n      url: %svmlinuz\n      type: bzimage\n"
-			      "    ramdisk:\n      url: %sinitrd.img\n"
+			      "    kernel:\n      url: '%svmlinuz'\n      type: bzimage\n"
+			      "    ramdisk:\n      url: '%sinitrd.img'\n"
 			      "    os: oe\n",
 			  base.s, base.s);
 		sb_printf(&y, "- boot:\n    timeout:\n      minutes: %ld\n    method: ipxe\n    commands: ramdisk\n"
