@@ -26,10 +26,18 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/bootbench-test.XXXXXX")
 [ -n "${KEEP:-}" ] && echo "# keeping $T" || trap 'rm -rf "$T"' EXIT
 need_kernel() { [ -f "$B/kernels/$1/vmlinuz" ]; }
 # boot NAME LOG [boot-qemu options...]: boot, return boot-qemu's status
+# A failed boot leaves its evidence in the TAP output (the test's directory
+# is gone afterwards): boot-qemu's verdict and the console's last lines.
 boot() {
-	local k=$1 log=$2; shift 2
+	local k=$1 log=$2 rc; shift 2
 	"$TOP/scripts/boot-qemu" "$k" --accel "${BOOTBENCH_ACCEL:-tcg}" --timeout "${BOOT_TIMEOUT:-240}" \
 		--workdir "$T/work-$k-$$-$RANDOM" --log "$log" "$@" >/dev/null 2>"$log.err"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "# boot of $k exited $rc: $(tail -n 1 "$log.err" 2>/dev/null)"
+		tail -n 25 "$log" 2>/dev/null | tr -d '\r' | cut -c1-200 | sed 's/^/#   | /'
+	fi
+	return "$rc"
 }
 # all_true FILE FILTER: FILTER (a jq expression giving a boolean per JSON
 # line) was true at least once and never false.
