@@ -86,16 +86,6 @@ static int valid_word(const char *s)
 	return 1;
 }
 
-static int valid_name(const char *s)
-{
-	if (!*s || strlen(s) > 100)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '.' || *s == '_' || *s == '-'))
-			return 0;
-	return 1;
-}
 
 int lavajob_main(int argc, char **argv)
 {
@@ -111,22 +101,15 @@ int lavajob_main(int argc, char **argv)
 		if (!v)
 			die(EXIT_BADINPUT, "%s needs a value (see bootbench lava-job --help)", a);
 		i++;
-		if (!strcmp(a, "--kernel"))
-			kernel = v;
-		else if (!strcmp(a, "--plan"))
-			plan = v;
-		else if (!strcmp(a, "--out"))
-			out = v;
-		else if (!strcmp(a, "--device"))
-			device = v;
-		else if (!strcmp(a, "--url-base"))
-			urlbase = v;
-		else if (!strcmp(a, "--append"))
-			append = v;
-		else if (!strcmp(a, "--build"))
-			build = v;
-		else if (!strcmp(a, "--name"))
-			name = v;
+		const struct { const char *opt; const char **val; } strs[] = {
+			{ "--kernel", &kernel }, { "--plan", &plan }, { "--out", &out }, { "--device", &device },
+			{ "--url-base", &urlbase }, { "--append", &append }, { "--build", &build }, { "--name", &name },
+		};
+		size_t k = 0;
+		while (k < sizeof strs / sizeof *strs && strcmp(a, strs[k].opt))
+			k++;
+		if (k < sizeof strs / sizeof *strs)
+			*strs[k].val = v;
 		else if (!strcmp(a, "--timeout")) {
 			char *e;
 			timeout = strtol(v, &e, 10);
@@ -156,7 +139,7 @@ int lavajob_main(int argc, char **argv)
 		die(EXIT_BADINPUT, "--kernel, --plan and --out are required (see bootbench lava-job --help)");
 	if (strcmp(device, "qemu") && strcmp(device, "ipxe"))
 		die(EXIT_BADINPUT, "--device is qemu or ipxe, not \"%s\"", device);
-	if (!valid_name(kernel) || !valid_name(plan))
+	if (!name_ok(kernel, 100, "._-") || !name_ok(plan, 100, "._-"))
 		die(EXIT_BADINPUT, "--kernel and --plan are names: letters, digits, . _ -");
 	if (!valid_word(append) || (name && !valid_word(name)) || (urlbase && (!*urlbase || !valid_word(urlbase))))
 		die(EXIT_BADINPUT, "control characters, quotes, braces, #, $, ` and backslashes are not allowed in "

@@ -50,6 +50,7 @@ const char pxe_usage[] =
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "commands.h"
 #include "defaults.h"
 #include "err.h"
@@ -69,25 +70,11 @@ static const char *root;
 
 /* ---- target state ---------------------------------------------------- */
 
+/* a target directory's name: a MAC in the server's own spelling */
 static int valid_mac(const char *m)
 {
-	if (strlen(m) != 17)
-		return 0;
-	for (int i = 0; i < 17; i++)
-		if (i % 3 == 2 ? m[i] != '-' : !(isdigit((unsigned char)m[i]) || (m[i] >= 'a' && m[i] <= 'f')))
-			return 0;
-	return 1;
-}
-
-/* "52:54:00:AB:cd:01" or dashes -> "52-54-00-ab-cd-01"; NULL if not a MAC. */
-static char *norm_mac(const char *in, char out[18])
-{
-	if (strlen(in) != 17)
-		return NULL;
-	for (int i = 0; i < 17; i++)
-		out[i] = i % 3 == 2 ? (in[i] == ':' || in[i] == '-' ? '-' : '?') : (char)tolower((unsigned char)in[i]);
-	out[17] = 0;
-	return valid_mac(out) ? out : NULL;
+	char norm[18];
+	return mac_normal(m, norm) && !strcmp(norm, m);
 }
 
 static char *tpath(const char *mac, const char *file)
@@ -583,7 +570,7 @@ static void handle(int fd)
 	if (!strncmp(target, "/boot/", 6) || !strncmp(target, "/results/", 9)) {
 		int isboot = target[1] == 'b';
 		char mac[18];
-		if (!norm_mac(target + (isboot ? 6 : 9), mac)) {
+		if (!mac_normal(target + (isboot ? 6 : 9), mac)) {
 			reply_text(fd, 400, "bad MAC address in the path\n");
 		} else if (isboot && strcmp(method, "GET")) {
 			reply_text(fd, 405, "GET only\n");

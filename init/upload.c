@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
@@ -25,6 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "err.h"
 #include "httpc.h"
 #include "init.h"
@@ -90,11 +90,9 @@ static int find_if(const char *mac, char *name, size_t len)
 			continue;
 		if (!mac) {
 			found = 1;
-		} else if (strlen(addr) == 17) {
-			found = 1;
-			for (int i = 0; i < 17; i++)
-				if (i % 3 != 2 && tolower((unsigned char)addr[i]) != tolower((unsigned char)mac[i]))
-					found = 0;
+		} else {
+			char a[18], b[18];
+			found = mac_normal(addr, a) && mac_normal(mac, b) && !strcmp(a, b);
 		}
 		if (found)
 			memcpy(name, e->d_name, strlen(e->d_name) + 1);

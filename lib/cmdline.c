@@ -117,13 +117,7 @@ const char *bbconf_keys(void)
 
 static int valid_name(const char *s)
 {
-	if (!*s || strlen(s) > 255)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '.' || *s == '_' || *s == '-' || *s == ':' || *s == '/'))
-			return 0;
-	return 1;
+	return name_ok(s, 255, "._-:/");
 }
 
 static int valid_list(const char *s)
@@ -143,20 +137,29 @@ static int valid_ipv4(const char *s)
 	return inet_pton(AF_INET, s, &a) == 1;
 }
 
-static int valid_mac(const char *s)
+char *mac_normal(const char *in, char out[18])
 {
-	/* aa:bb:cc:dd:ee:ff (or with dashes) */
-	if (strlen(s) != 17)
-		return 0;
+	if (strlen(in) != 17)
+		return NULL;
 	for (int i = 0; i < 17; i++) {
 		if (i % 3 == 2) {
-			if (s[i] != ':' && s[i] != '-')
-				return 0;
-		} else if (!isxdigit((unsigned char)s[i])) {
-			return 0;
+			if (in[i] != ':' && in[i] != '-')
+				return NULL;
+			out[i] = '-';
+		} else if (isxdigit((unsigned char)in[i])) {
+			out[i] = (char)tolower((unsigned char)in[i]);
+		} else {
+			return NULL;
 		}
 	}
-	return 1;
+	out[17] = 0;
+	return out;
+}
+
+static int valid_mac(const char *s)
+{
+	char norm[18];
+	return mac_normal(s, norm) != NULL;
 }
 
 static int valid_url(const char *s)

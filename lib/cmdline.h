@@ -54,6 +54,9 @@ struct bbconf {
 int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warnings,
 		 char *err, size_t errlen);
 void bbconf_free(struct bbconf *conf);
+/* A MAC address, "52:54:00:AB:cd:01" or with dashes, as "52-54-00-ab-cd-01"
+ * (the boot server's spelling, and iPXE's ${mac:hexhyp}); NULL if not one. */
+char *mac_normal(const char *in, char out[18]);
 /* "plan, disks, ..." for messages and --help. */
 const char *bbconf_keys(void);
 

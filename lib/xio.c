@@ -209,6 +209,18 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+int name_ok(const char *s, size_t max, const char *extra)
+{
+	size_t n = strlen(s);
+	if (!n || n > max)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      strchr(extra, *s)))
+			return 0;
+	return 1;
+}
+
 int in_choices(const char *v, const char *choices)
 {
 	size_t n = strlen(v);

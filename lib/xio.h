@@ -30,6 +30,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Is v one of the '|'-separated words of choices ("wait|skip")? */
 int in_choices(const char *v, const char *choices);
+/* s is 1..max characters, each an ASCII letter, a digit or one of extra */
+int name_ok(const char *s, size_t max, const char *extra);
 /* asprintf that dies on failure. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
