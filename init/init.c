@@ -159,6 +159,8 @@ static int step_cmdline(void)
 	}
 	if (A.conf.debug)
 		setenv("BOOTBENCH_DEBUG", "1", 1);	/* helpers and layouts say more */
+	if (A.conf.upload)
+		A.rec.keep = &A.lines;	/* for a boot whose records reach only the console */
 	if (warnings.len) {
 		char *line, *save = NULL;
 		for (line = strtok_r(warnings.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -264,7 +266,6 @@ int init_main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IONBF, 0);
 	A.rec.console = stdout;
-	A.rec.keep = &A.lines;
 	prog_name = "bootbench";
 	die_hook = fatal_hook;
 	umask(022);
