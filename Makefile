@@ -12,13 +12,16 @@ export BOOTBENCH_CACHE
 
 B        := build
 LIB_SRC  := $(wildcard lib/*.c)
+# Host-side analysis (compare, statistics, report): apart from the appliance's
+# code, but linked into both binaries: one bootbench program everywhere.
+ANA_SRC  := $(wildcard analysis/*.c)
 APP_SRC  := $(wildcard init/*.c) $(wildcard cmd/*.c) $(wildcard workloads/*.c)
-INC      := -Ilib -Iinit -Icmd -Iworkloads
-HDRS     := $(wildcard lib/*.h init/*.h cmd/*.h workloads/*.h)
+INC      := -Ilib -Ianalysis -Iinit -Icmd -Iworkloads
+HDRS     := $(wildcard lib/*.h analysis/*.h init/*.h cmd/*.h workloads/*.h)
 
-HOST_OBJ := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC) $(APP_SRC))
-MUSL_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(LIB_SRC) $(APP_SRC))
-LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC))
+HOST_OBJ := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC) $(ANA_SRC) $(APP_SRC))
+MUSL_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(LIB_SRC) $(ANA_SRC) $(APP_SRC))
+LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC) $(ANA_SRC))
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))

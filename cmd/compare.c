@@ -1,27 +1,43 @@
 /*
  * compare.c - bootbench compare: is kernel B different from kernel A, per
- * figure, given the noise? Groups runs by (workload, layout, tunables,
- * metric), one column per kernel, Welch's t-test against the baseline.
+ * figure, given the noise and the number of figures? The analysis lives in
+ * analysis/ (compare.c groups and judges, ctext.c and report.c print).
  */
 const char compare_usage[] =
-"usage: bootbench compare RESULTS... [--baseline KERNEL] [--csv] [--html FILE]\n"
-"                         [--alpha A] [--min-effect PCT] [--noisy PCT]\n"
+"usage: bootbench compare RESULTS... [--baseline KERNEL] [--summary | --significant]\n"
+"                         [--csv] [--html FILE] [--fdr Q] [--alpha A]\n"
+"                         [--min-effect PCT] [--noisy PCT]\n"
 "\n"
 "RESULTS are results images, devices, console logs or `bootbench collect`\n"
-"output, in any mix. Runs are grouped by workload, layout, tunables and\n"
-"metric; each kernel (release and flavour, e.g. \"6.1.192 rt\") gets a column\n"
-"with the mean and coefficient of variation of its ok runs. For each kernel\n"
-"other than the baseline: the % change, better/worse by the metric's\n"
-"direction, Welch's t-test p-value, and '*' when p < alpha AND the change is\n"
-"at least --min-effect (default 0.5%: with near-zero noise a t-test flags\n"
-"meaningless differences). MDC is the minimum detectable change at alpha\n"
-"and 80% power for the runs at hand; n5% the runs per kernel needed to see a\n"
-"5% change. '~' marks a figure whose CoV exceeds --noisy (default 5%).\n"
-"Measurement modes (wallclock, deterministic) are never mixed: each gets its\n"
-"own table. Failed, timed-out, crashed and skipped runs are counted per kernel.\n"
+"output, in any mix; a run that arrives twice (same boot id and sequence\n"
+"number) counts once. Runs are grouped by what produced them: workload and\n"
+"its every parameter (defaults included), the layout as built, the tunables\n"
+"that held (a refused one never pools with runs where it held), and metric.\n"
+"Each kernel (release and flavour, e.g. \"6.1.192 rt\") gets a column with\n"
+"the mean and coefficient of variation of its ok runs.\n"
+"\n"
+"The answer comes first: per kernel against the baseline, how many figures\n"
+"got worse, better or stayed, and the significant changes, largest first,\n"
+"each with its interval and q. '*' (significant) means: Welch's t-test p,\n"
+"adjusted by Benjamini-Hochberg across all figures of that comparison, gives\n"
+"q < --fdr (default 0.05), AND the change is at least --min-effect (default\n"
+"0.5%: with near-zero noise a t-test flags meaningless differences). So at\n"
+"most about 5% of the changes marked '*' are expected to be chance. The\n"
+"system counters (CPU, context switches, paging, reclaim, memory, disk\n"
+"utilisation; per-run means) are compared the same way, as a family of\n"
+"their own, in their own section: they explain the figures.\n"
+"MDC is the minimum detectable change at alpha and 80% power for the runs at\n"
+"hand; n5% the runs per kernel needed to see a 5% change. '~' marks a figure\n"
+"whose CoV exceeds --noisy (default 5%). Measurement modes (wallclock,\n"
+"deterministic) are never mixed. Failed, timed-out, crashed and skipped runs\n"
+"are counted per kernel.\n"
 "  --baseline K   the kernel to compare against (default: the first booted)\n"
-"  --csv          one CSV row per figure and kernel instead of the table\n"
+"  --summary      the summary only\n"
+"  --significant  the summary, then only the rows with a significant change\n"
+"  --csv          one CSV row per figure, counter and kernel instead\n"
 "  --html FILE    also write a self-contained HTML report\n"
+"  --fdr Q        false discovery rate (default 0.05)\n"
+"  --alpha A      intervals are 1-A (default 0.05: 95%), and the MDC's level\n"
 "exit: 0 compared, 1 no usable records, 100 bad usage.\n";
 
 #include <math.h>
@@ -56,6 +72,7 @@ int compare_main(int argc, char **argv)
 	struct cmp c;
 	const char *html = NULL;
 	int csv = 0, nsrc = 0, rc = 0;
+	unsigned what = CMP_OUT_SUMMARY | CMP_OUT_TABLE;
 
 	cmp_init(&c);
 	for (int i = 1; i < argc; i++) {
@@ -65,6 +82,14 @@ int compare_main(int argc, char **argv)
 			c.baseline = argv[++i];
 		} else if (!strcmp(a, "--csv")) {
 			csv = 1;
+		} else if (!strcmp(a, "--summary")) {
+			what = CMP_OUT_SUMMARY;
+		} else if (!strcmp(a, "--significant")) {
+			what = CMP_OUT_SUMMARY | CMP_OUT_TABLE | CMP_OUT_SIGNIFICANT;
+		} else if (!strcmp(a, "--fdr") && i + 1 < argc) {
+			c.fdr = strtod(argv[++i], &end);
+			if (*end || !(c.fdr > 0 && c.fdr < 1))
+				die(EXIT_BADINPUT, "bad --fdr \"%s\" (between 0 and 1, e.g. 0.05)", argv[i]);
 		} else if (!strcmp(a, "--html") && i + 1 < argc) {
 			html = argv[++i];
 		} else if (!strcmp(a, "--alpha") && i + 1 < argc) {
@@ -86,7 +111,7 @@ int compare_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--baseline") || !strcmp(a, "--html") || !strcmp(a, "--alpha") ||
-		    !strcmp(a, "--min-effect") || !strcmp(a, "--noisy")) {
+		    !strcmp(a, "--fdr") || !strcmp(a, "--min-effect") || !strcmp(a, "--noisy")) {
 			i++;
 			continue;
 		}
@@ -106,7 +131,7 @@ int compare_main(int argc, char **argv)
 	if (csv)
 		cmp_print_csv(&c, stdout);
 	else
-		cmp_print_table(&c, stdout);
+		cmp_print_text(&c, stdout, what);
 	if (html && cmp_write_html(&c, html) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to write %s", html);
 	cmp_free(&c);

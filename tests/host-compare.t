@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# bootbench compare on a fixed results file: golden table output, p-values
-# and changes checked against scipy computed here independently, modes kept
-# apart, failed/timed-out/skipped runs counted, baseline choice, bad input.
+# bootbench compare on fixed results files: golden output, p-values and
+# changes checked against scipy and Benjamini-Hochberg q-values against
+# statsmodels, computed here independently; runs keyed by their parameters
+# and by the tunables that held; duplicates from two sources counted once;
+# pure noise not flagged; modes kept apart; failed/timed-out/skipped runs
+# counted; the summary first; baseline choice; bad input.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 13
+plan 36
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -50,16 +53,119 @@ is "$(awk -F, '$5=="write" && $9=="0" {print $15, $17}' "$T/csv")" "worse 1" "th
 is "$(awk -F, '$5=="noisy" && $9=="0" {print $17}' "$T/csv")" "0" "a noisy figure is not marked significant"
 ok "noisy figures are flagged (~)" grep -q '±34.0%~' "$T/out"
 ok "deterministic runs get their own table, labelled instruction-derived" \
-	grep -q '^== mode deterministic (instruction-derived' "$T/out"
-is "$(sed -n '/^== mode deterministic/,/^$/p' "$T/out" | grep -c ' n=')" 1 "... holding only the deterministic figure"
+	grep -q '^== figures, mode deterministic (instruction-derived' "$T/out"
+is "$(sed -n '/^== figures, mode deterministic/,/^$/p' "$T/out" | grep -c ' n=')" 1 "... holding only the deterministic figure"
 ok "timed-out and skipped runs are counted per kernel" \
 	grep -q '6.1.192 rt  *5 boots: 5 ok, 0 failed, 1 timeout, 0 crashed, 1 skipped' "$T/out"
 "$BB" compare "$F" --baseline "6.1.192 rt" > "$T/rev"
-ok "--baseline flips the comparison" grep -q '+13.8% better p=5e-05 \*' "$T/rev"
+ok "--baseline flips the comparison" grep -q '+13.8% better p=5e-05 q=7.5e-05 \*' "$T/rev"
 "$BB" compare "$F" --baseline "5.10 nope" > /dev/null 2>"$T/err"; rc=$?
 is "$rc:$(grep -c 'no kernel "5.10 nope" in these records (have: "6.1.192 generic", "6.1.192 rt")' "$T/err")" "1:1" \
 	"an unknown baseline: exit 1, naming the kernels there are"
 grep '"type":"boot"' "$F" > "$T/boots-only.jsonl"
 "$BB" compare "$T/boots-only.jsonl" > /dev/null 2>&1; is "$?" 1 "records without runs: exit 1"
 "$BB" compare "$F" --alpha 2 > /dev/null 2>&1; is "$?" 100 "a bad --alpha: exit 100"
+"$BB" compare "$F" --fdr 0 > /dev/null 2>&1; is "$?" 100 "a bad --fdr: exit 100"
+
+# --- the answer first --------------------------------------------------------
+ok "the summary comes before the table" \
+	sh -c "grep -n '^== ' '$T/out' | head -n 1 | grep -q 'summary, mode wallclock'"
+ok "summary: counts of worse, better, unchanged" \
+	grep -q '^6.1.192 rt vs 6.1.192 generic: 3 figures: 2 worse, 0 better, 1 unchanged$' "$T/out"
+ok "summary: each significant change with its 95% interval and q, largest first" \
+	sh -c "grep -A2 '^  worse, largest first:' '$T/out' | sed -n 2,3p | tr -s ' ' | grep -c -e '^ -12.1% \[-13.7%, -10.5%\] q=7.5e-05 stream / ramdisk-ext2: write' -e '^ +11.9% \[+11.2%, +12.6%\] q=3.5e-06 stream / ramdisk-ext2: forkexec' | grep -qx 2"
+"$BB" compare "$F" --summary > "$T/sum"
+ok "--summary: the summary without the table" sh -c "grep -q 'worse, largest first' '$T/sum' && ! grep -q '^== figures' '$T/sum'"
+"$BB" compare "$F" --significant > "$T/sig"
+is "$(sed -n '/^== figures, mode wallclock/,/^$/p' "$T/sig" | grep -c ' n=')" 2 "--significant: only the 2 rows that changed (of 3)"
+
+# --- run identity, tunables that held, duplicates -----------------------------
+P=tests/fixtures/compare/params.jsonl
+ok "params.jsonl is what gen-params.py writes" sh -c "python3 tests/fixtures/compare/gen-params.py | cmp -s - $P"
+"$BB" compare "$P" > "$T/p" 2>"$T/p.err"; rc=$?
+is "$rc" 0 "compare of the parameter fixture: exit 0"
+ok "golden (tests/fixtures/compare/params.golden)" diff -u tests/fixtures/compare/params.golden "$T/p"
+is "$(grep -c '^tcpbw \[msg=\(64K\|8K\)\] / ramdisk-ext2 *bandwidth .* n=3 ' "$T/p")" 2 \
+	"one workload at two parameter sets: two rows, labelled by what differs, 3 runs each"
+ok "a refused scheduler is a row of its own, shown as refused" \
+	grep -q '^stream \[scheduler=bfq(refused:ram0)\] / ramdisk-ext2 .* n=3 ' "$T/p"
+ok "... never pooled with the run where the scheduler held" grep -q '^stream \[scheduler=none\] / ramdisk-ext2 .* n=3 ' "$T/p"
+ok "tunables in force that the plan did not set and that differ between kernels are named" \
+	grep -q '\^ tunables in force differ (not set by the plan): 6.1.192 generic: ram0:max_sectors_kb=512 ram0:nr_requests=128 ram0:read_ahead_kb=128 .*; 6.1.192 rt: .*ram0:read_ahead_kb=256' "$T/p"
+ok "a run arriving twice counts once (n=3, and said)" grep -q '^1 run records arrived twice' "$T/p"
+ok "counters compared in their own section: cpu_system +31.9% higher, significant" \
+	sh -c "sed -n '/^== counters/,/^\$/p' '$T/p' | grep -q '^tcpbw \[msg=64K\] / ramdisk-ext2 *cpu_system .*+31.9% higher p=0.0017 q=0.0033 \*'"
+"$BB" collect --format csv "$P" > "$T/p.csv"
+ok "collect --format csv carries tunables as held and the parameters" \
+	grep -q '^3,00000000000000000000000000000001,6.1.0-57-amd64,run,p,tcpbw,ramdisk-ext2,-,msg=8K total=32M,1,ok,bandwidth,' "$T/p.csv"
+"$BB" collect "$P" --metric tcpbw.bandwidth > /dev/null 2>"$T/m.err"; rc=$?
+is "$rc:$(grep -c '^  params msg=' "$T/m.err")" "100:2" "collect --metric over two parameter sets: exit 100, both listed"
+"$BB" collect "$P" --metric tcpbw.bandwidth --param msg=8K > "$T/m.csv"; rc=$?
+is "$rc:$(tail -n +2 "$T/m.csv" | wc -l)" "0:6" "... --param msg=8K picks its 6 rows"
+"$BB" collect "$P" --metric stream.write_MBps --param 'scheduler=bfq(refused:ram0)' > "$T/m2.csv"; rc=$?
+is "$rc:$(tail -n +2 "$T/m2.csv" | wc -l)" "0:6" "--param matches a tunable as it held"
+
+# --- false discoveries --------------------------------------------------------
+# 60 figures, 10 with a real change (2-20%), 4 runs a side, CoV 3%: q from
+# compare against statsmodels' BH on scipy's p-values of the raw data.
+/usr/bin/python3 - "$T" <<'PY'
+import json, random, sys
+random.seed(11)
+def w(path, nfig, effects, cov, runs):
+    seq = 0
+    with open(path, "w") as f:
+        for b in range(2 * runs):
+            kern = "6.1.0-57-rt-amd64" if b % 2 else "6.1.0-57-amd64"
+            boot = "%032x" % (b + 1)
+            seq += 1
+            f.write(json.dumps({"seq": seq, "boot_id": boot, "type": "boot", "data": {"kernel": {"release": kern,
+                "version": "#1 Debian 6.1.192-3"}, "userland": "u", "mode": "wallclock"}}) + "\n")
+            ms = []
+            for i in range(nfig):
+                mean = 100.0 * (1 + (effects.get(i, 0) if b % 2 else 0))
+                ms.append({"name": "m%03d" % i, "value": random.gauss(mean, mean * cov), "unit": "s", "better": "lower"})
+            seq += 1
+            f.write(json.dumps({"seq": seq, "boot_id": boot, "type": "run", "data": {"workload": "null",
+                "layout": {"name": "tmpfs"}, "status": "ok", "metrics": ms}}) + "\n")
+w(sys.argv[1] + "/bh.jsonl", 60, {i: 0.02 * (i + 1) for i in range(10)}, 0.03, 4)
+w(sys.argv[1] + "/noise.jsonl", 200, {}, 0.10, 4)
+PY
+"$BB" compare "$T/bh.jsonl" --csv > "$T/bh.csv"
+out=$(/usr/bin/python3 - "$T/bh.jsonl" "$T/bh.csv" <<'PY' 2>&1
+import csv, json, sys
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+vals = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "run":
+        side = (int(r["boot_id"], 16) - 1) % 2   # boots alternate generic, rt
+        for m in r["data"]["metrics"]:
+            vals.setdefault(m["name"], ([], []))[side].append(m["value"])
+names = sorted(vals)
+p = [stats.ttest_ind(vals[n][0], vals[n][1], equal_var=False).pvalue for n in names]
+rej, q, _, _ = multipletests(p, alpha=0.05, method="fdr_bh")
+ref = dict(zip(names, q))
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["baseline"] == "0"]
+bad = sum(1 for r in rows if abs(float(r["q"]) - ref[r["metric"]]) > 1e-6 * ref[r["metric"]])
+print(len(rows), bad, sum(rej), sum(1 for r in rows if r["significant"] == "1"))
+PY
+)
+set -- $out
+is "$1 $2" "60 0" "BH q-values of all 60 figures agree with statsmodels' fdr_bh (rel. 1e-6)"
+is "$4" "$3" "significant figures = statsmodels' rejections at q 0.05 ($3; all changes here exceed 0.5%)"
+"$BB" compare "$T/noise.jsonl" --csv > "$T/noise.csv"
+raw=$(awk -F, 'NR > 1 && $9 == "0" && $16 != "" && $16 < 0.05' "$T/noise.csv" | wc -l)
+flag=$(awk -F, 'NR > 1 && $9 == "0" && $17 == "1"' "$T/noise.csv" | wc -l)
+ok "200 pure-noise figures (4 runs a side, CoV 10%): $flag flagged (at most 1); raw p < 0.05 would flag $raw" \
+	test "$flag" -le 1 -a "$raw" -ge 3
+
+# --- many kernels ---------------------------------------------------------------
+for i in $(seq 1 34); do
+	printf '{"seq":%d,"boot_id":"%032x","type":"boot","data":{"kernel":{"release":"6.%d.0"},"mode":"wallclock"}}\n' $((2*i)) "$i" "$i"
+	printf '{"seq":%d,"boot_id":"%032x","type":"run","data":{"workload":"null","layout":{"name":"tmpfs"},"status":"ok","metrics":[{"name":"x","value":%d,"unit":"s","better":"lower"}]}}\n' $((2*i+1)) "$i" "$i"
+done > "$T/many.jsonl"
+"$BB" compare "$T/many.jsonl" > "$T/many" 2>"$T/many.err"; rc=$?
+is "$rc:$(grep -c '^WARNING: 2 runs of kernels past the first 32 were not compared' "$T/many")" "0:1" \
+	"34 kernels: compared the first 32, saying so (was: exit with no output)"
 done_testing

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lib/stats against scipy on a few hundred seeded random cases: Welch's test
+# analysis/stats against scipy on a few hundred seeded random cases: Welch's test
 # and CI on sample pairs of 2 to 30 runs, the t CDF and two-sided tail over
 # df 0.5 to 1e6, critical values for alpha down to 1e-12, normal quantiles
 # down to 1e-300. The cases go through build/tests/stats.t --driver; each

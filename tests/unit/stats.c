@@ -1,5 +1,5 @@
 /*
- * stats.c - lib/stats against reference values from scipy 1.10 (Debian 12's
+ * stats.c - analysis/stats against reference values from scipy 1.10 (Debian 12's
  * python3-scipy), hard-coded with the command that printed them, so anyone
  * can regenerate a table: sample pairs through Welch's test and its CI, the
  * t CDF and two-sided tail, critical values, normal quantiles, the power

@@ -1,0 +1,604 @@
+/*
+ * compare.c - grouping runs and judging differences (see compare.h).
+ *
+ * Everything is looked up by hash (boots by id, groups by their whole key,
+ * runs by boot id and sequence number), so a fleet's 10,000 boots cost
+ * time linear in their records and memory linear in their figures.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "err.h"
+#include "runid.h"
+#include "sbuf.h"
+#include "xio.h"
+
+static const char *const st_names[ST_N] = { "ok", "failed", "timeout", "crashed", "skipped" };
+
+void cmp_init(struct cmp *c)
+{
+	memset(c, 0, sizeof *c);
+	c->alpha = 0.05;
+	c->fdr = 0.05;
+	c->min_effect = 0.005;
+	c->noisy = 0.05;
+}
+
+void kernel_label(const char *release, const char *version, char *out, size_t len)
+{
+	const char *deb = version ? strstr(version, "Debian ") : NULL;
+	const char *flav = "generic";
+	if (!release)
+		release = "unknown";
+	if (strstr(release, "-rt-") || strstr(release, "-rt"))
+		flav = "rt";
+	else if (strstr(release, "-cloud-"))
+		flav = "cloud";
+	if (deb) {
+		char up[32];
+		size_t n = strcspn(deb + 7, "- )");
+		snprintf(up, sizeof up, "%.*s", (int)(n < 31 ? n : 31), deb + 7);
+		snprintf(out, len, "%s %s", up, flav);
+	} else {
+		snprintf(out, len, "%s", release);
+	}
+}
+
+static const char *str_or(const struct jv *o, const char *k, const char *def)
+{
+	const char *s = json_get_str(o, k);
+	return s ? s : def;
+}
+
+/* -1 when the kernel would be one too many: its runs are counted apart. */
+static int kernel_index(struct cmp *c, const struct cmp_boot *b)
+{
+	for (size_t i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].label, b->label))
+			return (int)i;
+	if (c->nkernels == CMP_MAX_KERNELS) {
+		static int said;
+		if (!said++)
+			warn("more than %d kernels: the runs of \"%s\" and later ones are not compared", CMP_MAX_KERNELS,
+			     b->label);
+		return -1;
+	}
+	struct cmp_kernel *k = &c->kernels[c->nkernels];
+	snprintf(k->label, sizeof k->label, "%s", b->label);
+	snprintf(k->release, sizeof k->release, "%s", b->release);
+	snprintf(k->config, sizeof k->config, "%s", b->config);
+	snprintf(k->userland, sizeof k->userland, "%s", b->userland);
+	snprintf(k->accel, sizeof k->accel, "%s", b->accel);
+	return (int)c->nkernels++;
+}
+
+static const struct cmp_boot *find_boot(const struct cmp *c, const char *id)
+{
+	size_t i = strmap_get(&c->boot_ix, id);
+	return i == (size_t)-1 ? NULL : &c->boots[i];
+}
+
+static void add_mode(struct cmp *c, const char *mode)
+{
+	for (size_t i = 0; i < c->nmodes; i++)
+		if (!strcmp(c->modes[i], mode))
+			return;
+	c->modes = xrealloc(c->modes, (c->nmodes + 1) * sizeof *c->modes);
+	c->modes[c->nmodes++] = xstrdup(mode);
+}
+
+static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
+				  const char *lname, const char *metric, const char *unit, const char *better)
+{
+	struct sbuf key = { 0 };
+	size_t i;
+	/* \x1f cannot appear in any of the parts (JSON strings escape it) */
+	sb_printf(&key, "%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", kind, mode, wl, id->params.s, id->layout.s,
+		  id->tunables.s, metric, unit);
+	i = strmap_get(&c->group_ix, key.s);
+	if (i != (size_t)-1) {
+		sb_free(&key);
+		return &c->groups[i];
+	}
+	if (c->ngroups == c->gcap) {
+		c->gcap = c->gcap ? c->gcap * 2 : 64;
+		c->groups = xrealloc(c->groups, c->gcap * sizeof *c->groups);
+	}
+	strmap_put(&c->group_ix, key.s, c->ngroups);
+	sb_free(&key);
+	struct cmp_group *g = &c->groups[c->ngroups++];
+	memset(g, 0, sizeof *g);
+	g->kind = kind;
+	g->mode = xstrdup(mode);
+	g->workload = xstrdup(wl);
+	g->params = xstrdup(id->params.s);
+	g->layout = xstrdup(lname);
+	g->lkey = xstrdup(id->layout.s);
+	g->tunables = xstrdup(id->tunables.s);
+	g->metric = xstrdup(metric);
+	g->unit = xstrdup(unit);
+	g->better = xstrdup(better);
+	return g;
+}
+
+static void cell_add(struct cmp_cell *cell, double v, const char *inforce)
+{
+	if (cell->n == cell->cap) {
+		cell->cap = cell->cap ? cell->cap * 2 : 8;
+		cell->v = xrealloc(cell->v, cell->cap * sizeof *cell->v);
+	}
+	cell->v[cell->n++] = v;
+	if (!cell->inforce)
+		cell->inforce = xstrdup(inforce);
+	else if (strcmp(cell->inforce, inforce) && strcmp(cell->inforce, "*")) {
+		free(cell->inforce);
+		cell->inforce = xstrdup("*");
+	}
+}
+
+static void add_boot(struct cmp *c, const char *id, const struct jv *d)
+{
+	const struct jv *k = json_get(d, "kernel");
+	struct cmp_boot *b;
+	int ki;
+	if (find_boot(c, id))
+		return;	/* the same boot from two sources (image and console) */
+	if (c->nboots == c->bcap) {
+		c->bcap = c->bcap ? c->bcap * 2 : 64;
+		c->boots = xrealloc(c->boots, c->bcap * sizeof *c->boots);
+	}
+	b = &c->boots[c->nboots];
+	memset(b, 0, sizeof *b);
+	snprintf(b->id, sizeof b->id, "%s", id);
+	snprintf(b->release, sizeof b->release, "%s", str_or(k, "release", "unknown"));
+	snprintf(b->version, sizeof b->version, "%s", str_or(k, "version", ""));
+	snprintf(b->config, sizeof b->config, "%s", str_or(k, "config_sha256", ""));
+	snprintf(b->userland, sizeof b->userland, "%s", str_or(d, "userland", ""));
+	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
+	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
+	kernel_label(b->release, b->version, b->label, sizeof b->label);
+	if (json_get_str(d, "tag")) {
+		size_t l = strlen(b->label);
+		snprintf(b->label + l, sizeof b->label - l, " [%s]", json_get_str(d, "tag"));
+	}
+	ki = kernel_index(c, b);
+	b->kernel = ki;
+	strmap_put(&c->boot_ix, b->id, c->nboots++);
+	if (ki >= 0)
+		c->kernels[ki].boots++;
+	add_mode(c, b->mode);
+}
+
+/* Per-run counter summaries ("counters":{"summary":{name:{mean,unit}}})
+ * as one sample each of a counter group. */
+static void add_counters(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
+			 const char *lname, const struct jv *ctr)
+{
+	const struct jv *sum = json_get(ctr, "summary");
+	/* one interval at least, else the means are empty */
+	if (!sum || sum->t != J_OBJ || json_get_num(ctr, "samples", 0) < 2)
+		return;
+	for (size_t i = 0; i < sum->n; i++) {
+		const struct jv *m = json_get(sum->items[i], "mean");
+		struct cmp_group *g;
+		if (!m || m->t != J_NUM || !isfinite(m->num))
+			continue;
+		g = group_of(c, CMP_COUNTER, b->mode, wl, id, lname, sum->keys[i], str_or(sum->items[i], "unit", ""), "");
+		cell_add(&g->cell[k], m->num, id->inforce.s);
+	}
+}
+
+void cmp_add_record(struct cmp *c, const struct jv *rec)
+{
+	const char *type = json_get_str(rec, "type"), *id = json_get_str(rec, "boot_id");
+	const struct jv *d = json_get(rec, "data"), *seq = json_get(rec, "seq");
+	if (!type || !id || !d || d->t != J_OBJ)
+		return;
+	if (!strcmp(type, "boot")) {
+		add_boot(c, id, d);
+		return;
+	}
+	if (strcmp(type, "run"))
+		return;
+	if (seq && seq->t == J_NUM) {
+		/* a run that reached us twice (the image and its own console log,
+		 * or two collects) is one run */
+		char key[64];
+		snprintf(key, sizeof key, "%.32s:%.0f", id, seq->num);
+		if (strmap_get(&c->seen, key) != (size_t)-1) {
+			c->dup_runs++;
+			return;
+		}
+		strmap_put(&c->seen, key, 0);
+	}
+	{
+		const struct cmp_boot *b = find_boot(c, id);
+		const struct jv *metrics = json_get(d, "metrics"), *layout = json_get(d, "layout");
+		const char *status = str_or(d, "status", "failed"), *wl = str_or(d, "workload", "?");
+		const char *lname = layout && layout->t == J_OBJ ? str_or(layout, "name", "?") : "?";
+		struct run_id rid;
+		int k, st = ST_FAILED;
+		static const struct cmp_boot unknown = { .label = "unknown boot", .mode = "wallclock", .kernel = -2 };
+		if (!b) {
+			b = &unknown;
+			k = kernel_index(c, b);
+		} else {
+			k = b->kernel;
+		}
+		if (k < 0) {
+			c->over_kernels++;
+			return;
+		}
+		for (int s = 0; s < ST_N; s++)
+			if (!strcmp(status, st_names[s]))
+				st = s;
+		c->kernels[k].st[st]++;
+		c->nruns++;
+		if (st != ST_OK)
+			return;
+		if (b == &unknown)
+			add_mode(c, "wallclock");
+		run_identity(d, &rid);
+		for (size_t i = 0; metrics && metrics->t == J_ARR && i < metrics->n; i++) {
+			const struct jv *m = metrics->items[i], *val = json_get(m, "value");
+			struct cmp_group *g;
+			if (!val || val->t != J_NUM)
+				continue;
+			g = group_of(c, CMP_FIGURE, b->mode, wl, &rid, lname, str_or(m, "name", "?"), str_or(m, "unit", ""),
+				     str_or(m, "better", ""));
+			cell_add(&g->cell[k], val->num, rid.inforce.s);
+		}
+		{
+			const struct jv *ctr = json_get(d, "counters");
+			add_counters(c, b, k, wl, &rid, lname, ctr);
+			/* runs long enough to draw: at least 3 samples (two intervals) */
+			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && json_get_num(ctr, "samples", 0) >= 3 &&
+			    c->ntraces < CMP_MAX_TRACES) {
+				struct sbuf sb = {0};
+				json_dump(&sb, ctr);
+				c->traces[c->ntraces].title = xasprintf("%s: %s on %s (%s)", b->label, wl, lname, rid.tunables.s);
+				c->traces[c->ntraces++].json = sb_steal(&sb);
+			}
+		}
+		run_id_free(&rid);
+	}
+}
+
+/* ---- labels: what tells a group from the others of its workload ---- */
+
+/* Does pair "k=v" (k given by its length) have the same value in text? */
+static int same_pair(const char *text, const char *pair, size_t klen)
+{
+	for (const char *p = text; *p;) {
+		size_t m = strcspn(p, " ");
+		if (m > klen && !strncmp(p, pair, klen) && p[klen] == '=') {
+			size_t plen = strcspn(pair, " ");
+			return m == plen && !strncmp(p, pair, m);
+		}
+		p += m + (p[m] == ' ');
+	}
+	return 0;
+}
+
+/* The pairs of `mine` that some sibling lacks or holds with another value. */
+static void differing(struct sbuf *out, const char *mine, const char *const *sib, size_t nsib)
+{
+	if (!strcmp(mine, "-"))
+		return;
+	for (const char *p = mine; *p;) {
+		size_t m = strcspn(p, " "), klen = strcspn(p, "=");
+		int differs = 0;
+		if (klen > m)
+			klen = m;
+		for (size_t s = 0; s < nsib && !differs; s++)
+			differs = strcmp(sib[s], mine) && !same_pair(sib[s], p, klen);
+		if (differs)
+			sb_printf(out, "%s%.*s", out->len ? " " : "", (int)m, p);
+		p += m + (p[m] == ' ');
+	}
+}
+
+/* Distinct strings of one field among the groups of one (mode, workload
+ * [, layout]), looked up by hash; small in practice, bounded by groups. */
+struct distinct {
+	struct strmap ix;
+	const char **s;
+	size_t n;
+};
+
+static void distinct_add(struct distinct *d, const char *s)
+{
+	if (strmap_get(&d->ix, s) != (size_t)-1)
+		return;
+	strmap_put(&d->ix, s, d->n);
+	d->s = xrealloc(d->s, (d->n + 1) * sizeof *d->s);
+	d->s[d->n++] = s;
+}
+
+static void distinct_free(struct distinct *d)
+{
+	strmap_free(&d->ix);
+	free(d->s);
+}
+
+static void make_labels(struct cmp *c)
+{
+	struct strmap fam = { 0 };
+	struct distinct *params = NULL, *tuns = NULL, *lkeys = NULL;
+	size_t nfam = 0;
+	size_t *fp = xcalloc(c->ngroups + 1, sizeof *fp), *fl = xcalloc(c->ngroups + 1, sizeof *fl);
+	/* families: (mode, workload) for parameters, (mode, workload, layout) for
+	 * tunables and layout builds */
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *G = &c->groups[g];
+		char *k1 = xasprintf("w\x1f%s\x1f%s", G->mode, G->workload);
+		char *k2 = xasprintf("l\x1f%s\x1f%s\x1f%s", G->mode, G->workload, G->layout);
+		for (int pass = 0; pass < 2; pass++) {
+			const char *k = pass ? k2 : k1;
+			size_t f = strmap_get(&fam, k);
+			if (f == (size_t)-1) {
+				f = strmap_put(&fam, k, nfam++);
+				params = xrealloc(params, nfam * sizeof *params);
+				tuns = xrealloc(tuns, nfam * sizeof *tuns);
+				lkeys = xrealloc(lkeys, nfam * sizeof *lkeys);
+				memset(&params[f], 0, sizeof *params);
+				memset(&tuns[f], 0, sizeof *tuns);
+				memset(&lkeys[f], 0, sizeof *lkeys);
+			}
+			(pass ? fl : fp)[g] = f;
+		}
+		distinct_add(&params[fp[g]], G->params);
+		distinct_add(&tuns[fl[g]], G->tunables);
+		distinct_add(&lkeys[fl[g]], G->lkey);
+		free(k1);
+		free(k2);
+	}
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *G = &c->groups[g];
+		struct sbuf sb = { 0 };
+		const struct distinct *lk = &lkeys[fl[g]];
+		differing(&sb, G->params, params[fp[g]].s, params[fp[g]].n);
+		differing(&sb, G->tunables, tuns[fl[g]].s, tuns[fl[g]].n);
+		/* a refusal is always shown, siblings or not */
+		if (strstr(G->tunables, "(refused") && !strstr(sb.s ? sb.s : "", "(refused"))
+			sb_printf(&sb, "%s%s", sb.len ? " " : "", G->tunables);
+		if (lk->n > 1)
+			for (size_t i = 0; i < lk->n; i++)
+				if (!strcmp(lk->s[i], G->lkey))
+					sb_printf(&sb, "%sbuild#%zu", sb.len ? " " : "", i + 1);
+		G->label = sb.len ? sb_steal(&sb) : xstrdup("");
+		sb_free(&sb);
+	}
+	for (size_t f = 0; f < nfam; f++) {
+		distinct_free(&params[f]);
+		distinct_free(&tuns[f]);
+		distinct_free(&lkeys[f]);
+	}
+	free(params);
+	free(tuns);
+	free(lkeys);
+	free(fp);
+	free(fl);
+	strmap_free(&fam);
+}
+
+/* Tunables in force the plan did not set, when they differ between the
+ * kernels of a group: "baseline: vda:scheduler=mq-deadline; 6.12: ...=none". */
+static void inforce_diffs(struct cmp *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *G = &c->groups[g];
+		const char *ref = G->cell[c->base].inforce;
+		int differs = 0;
+		for (size_t k = 0; k < c->nkernels; k++) {
+			const char *x = G->cell[k].inforce;
+			if (x && ref && strcmp(x, ref))
+				differs = 1;
+			if (x && !strcmp(x, "*"))
+				differs = 1;
+		}
+		if (!differs)
+			continue;
+		struct sbuf sb = { 0 };
+		for (size_t k = 0; k < c->nkernels; k++)
+			if (G->cell[k].inforce)
+				sb_printf(&sb, "%s%s: %s", sb.len ? "; " : "", c->kernels[k].label,
+					  strcmp(G->cell[k].inforce, "*") ? G->cell[k].inforce : "differed between runs");
+		G->inforce_diff = sb_steal(&sb);
+	}
+}
+
+/* ---- statistics ---- */
+
+struct pq {
+	double p;
+	size_t g;
+};
+
+static int by_p(const void *a, const void *b)
+{
+	const struct pq *x = a, *y = b;
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* Benjamini-Hochberg over the finite p of cell k in the groups of one mode
+ * and kind: q_(i) = min over j >= i of m p_(j) / j, at most 1. */
+static void bh_family(struct cmp *c, const char *mode, int kind, size_t k)
+{
+	struct pq *v = xcalloc(c->ngroups + 1, sizeof *v);
+	size_t m = 0;
+	double run = 1;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		if (G->kind == kind && !strcmp(G->mode, mode) && isfinite(G->cell[k].p))
+			v[m++] = (struct pq){ G->cell[k].p, g };
+	}
+	qsort(v, m, sizeof *v, by_p);
+	for (size_t i = m; i-- > 0;) {
+		double q = v[i].p * m / (i + 1);
+		if (q < run)
+			run = q;
+		c->groups[v[i].g].cell[k].q = run;
+	}
+	free(v);
+}
+
+int cmp_finish(struct cmp *c)
+{
+	if (!c->nruns) {
+		warn("no run records to compare (only boot/end records, or none at all)");
+		return -1;
+	}
+	c->base = 0;
+	if (c->baseline) {
+		size_t i;
+		for (i = 0; i < c->nkernels; i++)
+			if (!strcmp(c->kernels[i].label, c->baseline) || !strcmp(c->kernels[i].release, c->baseline))
+				break;
+		if (i == c->nkernels) {
+			struct sbuf sb = {0};
+			for (size_t k = 0; k < c->nkernels; k++)
+				sb_printf(&sb, "%s\"%s\"", k ? ", " : "", c->kernels[k].label);
+			warn("no kernel \"%s\" in these records (have: %s)", c->baseline, sb.s ? sb.s : "none");
+			sb_free(&sb);
+			return -1;
+		}
+		c->base = i;
+	}
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *G = &c->groups[g];
+		struct cmp_cell *a = &G->cell[c->base];
+		int lower = !strcmp(G->better, "lower"), higher = !strcmp(G->better, "higher");
+		for (size_t k = 0; k < c->nkernels; k++) {
+			struct cmp_cell *x = &G->cell[k];
+			stats_describe(x->v, x->n, &x->s);
+			x->noisy = x->n >= 2 && isfinite(x->s.cov) && x->s.cov > c->noisy;
+			x->p = x->q = x->change = x->lo = x->hi = NAN;
+		}
+		G->mdc = NAN;
+		G->n5 = 0;
+		for (size_t k = 0; k < c->nkernels; k++) {
+			struct cmp_cell *x = &G->cell[k];
+			if (k == c->base || !x->n || !a->n)
+				continue;
+			if (a->s.mean != 0)
+				x->change = (x->s.mean - a->s.mean) / fabs(a->s.mean);
+			x->worse = isfinite(x->change) && ((lower && x->change > 0) || (higher && x->change < 0));
+			if (x->n >= 2 && a->n >= 2) {
+				double cov, mdc;
+				size_t n = x->n < a->n ? x->n : a->n;
+				x->p = welch_t_test(&a->s, &x->s, NULL, NULL);
+				welch_ci(&a->s, &x->s, c->alpha, &x->lo, &x->hi);
+				if (a->s.mean != 0) {
+					x->lo /= fabs(a->s.mean);
+					x->hi /= fabs(a->s.mean);
+				} else {
+					x->lo = x->hi = NAN;
+				}
+				cov = stats_pooled_cov(&a->s, &x->s);
+				mdc = min_detectable_change(cov, n, c->alpha, 0.8);
+				if (!isfinite(G->mdc) || mdc > G->mdc) {
+					G->mdc = mdc;
+					G->n5 = runs_needed(cov, 0.05, c->alpha, 0.8);
+				}
+			}
+		}
+	}
+	/* false discoveries: one family per mode, kind and kernel */
+	for (size_t m = 0; m < c->nmodes; m++)
+		for (int kind = CMP_FIGURE; kind <= CMP_COUNTER; kind++)
+			for (size_t k = 0; k < c->nkernels; k++)
+				if (k != c->base)
+					bh_family(c, c->modes[m], kind, k);
+	for (size_t g = 0; g < c->ngroups; g++)
+		for (size_t k = 0; k < c->nkernels; k++) {
+			struct cmp_cell *x = &c->groups[g].cell[k];
+			x->significant = k != c->base && isfinite(x->q) && x->q < c->fdr && isfinite(x->change) &&
+					 fabs(x->change) >= c->min_effect;
+		}
+	make_labels(c);
+	inforce_diffs(c);
+	return 0;
+}
+
+/* ---- helpers for the outputs ---- */
+
+int cmp_mode_has(const struct cmp *c, const char *mode, int kind)
+{
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].kind == kind && !strcmp(c->groups[g].mode, mode))
+			return 1;
+	return 0;
+}
+
+static const struct cmp *sort_c;
+static size_t sort_k;
+
+static int by_size(const void *a, const void *b)
+{
+	const struct cmp_cell *x = &sort_c->groups[*(const size_t *)a].cell[sort_k];
+	const struct cmp_cell *y = &sort_c->groups[*(const size_t *)b].cell[sort_k];
+	if (x->worse != y->worse)
+		return x->worse ? -1 : 1;
+	double dx = fabs(x->change), dy = fabs(y->change);
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+size_t cmp_significant(const struct cmp *c, const char *mode, int kind, size_t k, size_t *out)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		if (G->kind == kind && !strcmp(G->mode, mode) && G->cell[k].significant)
+			out[n++] = g;
+	}
+	sort_c = c;
+	sort_k = k;
+	qsort(out, n, sizeof *out, by_size);
+	return n;
+}
+
+void cmp_group_title(const struct cmp_group *G, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s%s%s / %s: %s", G->workload, G->label[0] ? " [" : "", G->label, G->label[0] ? "]" : "",
+		 G->layout, G->metric);
+}
+
+void cmp_free(struct cmp *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *G = &c->groups[g];
+		for (size_t k = 0; k < CMP_MAX_KERNELS; k++) {
+			free(G->cell[k].v);
+			free(G->cell[k].inforce);
+		}
+		free(G->mode);
+		free(G->workload);
+		free(G->params);
+		free(G->layout);
+		free(G->lkey);
+		free(G->tunables);
+		free(G->metric);
+		free(G->unit);
+		free(G->better);
+		free(G->label);
+		free(G->inforce_diff);
+	}
+	free(c->groups);
+	free(c->boots);
+	for (size_t m = 0; m < c->nmodes; m++)
+		free(c->modes[m]);
+	free(c->modes);
+	for (size_t t = 0; t < c->ntraces; t++) {
+		free(c->traces[t].title);
+		free(c->traces[t].json);
+	}
+	strmap_free(&c->boot_ix);
+	strmap_free(&c->group_ix);
+	strmap_free(&c->seen);
+}

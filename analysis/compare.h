@@ -1,0 +1,118 @@
+/*
+ * compare.h - the analysis behind `bootbench compare` and its HTML report:
+ * records in; per measurement mode, one group per experiment (workload, its
+ * every parameter, the layout as built, the tunables that held) and figure,
+ * a column per kernel, each kernel judged against the baseline with
+ * Welch's t-test, false discoveries controlled by Benjamini-Hochberg across
+ * the figures of one comparison; the system counters compared the same way,
+ * apart from the figures, since they explain rather than measure.
+ */
+#ifndef BB_COMPARE_H
+#define BB_COMPARE_H
+
+#include <stdio.h>
+
+#include "json.h"
+#include "stats.h"
+#include "strmap.h"
+
+#define CMP_MAX_KERNELS 32
+#define CMP_MAX_TRACES 64
+
+enum { ST_OK, ST_FAILED, ST_TIMEOUT, ST_CRASHED, ST_SKIPPED, ST_N };
+enum { CMP_FIGURE, CMP_COUNTER };
+
+struct cmp_boot {
+	char id[33];
+	char label[64];		/* "6.1.192 rt" */
+	char mode[24];		/* wallclock, deterministic */
+	char accel[16];
+	char release[65], version[160], config[65], userland[65];
+	int kernel;		/* index into kernels, -1 if over the limit */
+};
+
+struct cmp_kernel {
+	char label[64];
+	char release[65], config[65], userland[65], accel[16];
+	unsigned boots;
+	unsigned st[ST_N];	/* runs by status */
+};
+
+struct cmp_cell {
+	double *v;
+	size_t n, cap;
+	struct sample_stats s;
+	/* vs the baseline, NAN when not computable: change and its 1-alpha
+	 * interval as fractions of the baseline mean, Welch p, BH q */
+	double p, q, change, lo, hi;
+	int significant, noisy, worse;
+	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed) */
+};
+
+struct cmp_group {
+	int kind;		/* CMP_FIGURE or CMP_COUNTER */
+	char *mode, *workload, *params, *layout, *lkey, *tunables, *metric, *unit, *better;
+	char *label;		/* parameters and tunables that tell this group from its siblings */
+	char *inforce_diff;	/* tunables in force that differ between kernels, or NULL */
+	struct cmp_cell cell[CMP_MAX_KERNELS];
+	double mdc;		/* fraction of the baseline mean */
+	size_t n5;		/* runs per kernel to detect 5% */
+};
+
+/* A run's counter trace kept for the report. */
+struct cmp_trace {
+	char *title;		/* kernel, workload, layout */
+	char *json;		/* the run's "counters" object */
+};
+
+struct cmp {
+	/* settings */
+	const char *baseline;
+	double alpha;		/* interval level 1-alpha, and the MDC's */
+	double fdr;		/* Benjamini-Hochberg q */
+	double min_effect, noisy;
+	const char *src;	/* for messages */
+	/* data */
+	struct cmp_boot *boots;
+	size_t nboots, bcap;
+	struct cmp_kernel kernels[CMP_MAX_KERNELS];
+	size_t nkernels;
+	size_t base;		/* index of the baseline kernel */
+	struct cmp_group *groups;
+	size_t ngroups, gcap;
+	char **modes;
+	size_t nmodes;
+	struct cmp_trace traces[CMP_MAX_TRACES];
+	size_t ntraces;
+	unsigned nruns;
+	unsigned dup_runs;	/* the same run (boot id, seq) from a second source */
+	unsigned over_kernels;	/* runs of kernels past CMP_MAX_KERNELS, not compared */
+	struct strmap boot_ix, group_ix, seen;
+};
+
+void cmp_init(struct cmp *c);
+void cmp_add_record(struct cmp *c, const struct jv *rec);
+/* Statistics; -1 (with a message) when there is nothing to compare or the
+ * baseline is unknown. */
+int cmp_finish(struct cmp *c);
+void cmp_free(struct cmp *c);
+
+/* Output (ctext.c): the summary first (per kernel against the baseline:
+ * worse, better, unchanged, the significant changes sorted by size with
+ * their intervals), then the table of every figure, then the counters. */
+enum { CMP_OUT_SUMMARY = 1, CMP_OUT_TABLE = 2, CMP_OUT_SIGNIFICANT = 4 };
+void cmp_print_text(const struct cmp *c, FILE *o, unsigned what);
+void cmp_print_csv(const struct cmp *c, FILE *o);
+int cmp_write_html(const struct cmp *c, const char *path);
+
+/* Helpers shared by the text and HTML output. */
+int cmp_mode_has(const struct cmp *c, const char *mode, int kind);
+/* Indices of the groups of one mode and kind whose cell k is significant,
+ * worst first for k's "worse", then better; returns how many. */
+size_t cmp_significant(const struct cmp *c, const char *mode, int kind, size_t k, size_t *out);
+/* "workload [label] / layout: metric" */
+void cmp_group_title(const struct cmp_group *G, char *out, size_t len);
+/* "6.1.192 rt" from a release and version string. */
+void kernel_label(const char *release, const char *version, char *out, size_t len);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * ctext.c - compare's text and CSV output: the answer first (per kernel
+ * against the baseline: how many figures got worse, better or stayed, the
+ * significant changes sorted by size with their intervals, the counters
+ * that moved), then the table of every figure, then the counters' table.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "xio.h"
+
+#define SUMMARY_COUNTERS 12	/* counter changes listed per comparison; the table has the rest */
+
+static void fmt_val(char *out, size_t len, double v)
+{
+	double a = fabs(v);
+	if (!isfinite(v))
+		snprintf(out, len, "-");
+	else if (a >= 1e6 || (a > 0 && a < 1e-3))
+		snprintf(out, len, "%.3g", v);
+	else if (a >= 100)
+		snprintf(out, len, "%.1f", v);
+	else
+		snprintf(out, len, "%.4g", v);
+}
+
+static void cell_text(const struct cmp_cell *x, char *out, size_t len)
+{
+	char m[32];
+	if (!x->n) {
+		snprintf(out, len, "-");
+		return;
+	}
+	fmt_val(m, sizeof m, x->s.mean);
+	if (x->n >= 2 && isfinite(x->s.cov))
+		snprintf(out, len, "%s ±%.1f%%%s n=%zu", m, x->s.cov * 100, x->noisy ? "~" : "", x->n);
+	else
+		snprintf(out, len, "%s n=%zu", m, x->n);
+}
+
+static const char *direction(const struct cmp_group *G, const struct cmp_cell *x)
+{
+	if (G->kind == CMP_COUNTER || !G->better[0])
+		return x->change > 0 ? "higher" : "lower";
+	return x->worse ? "worse" : "better";
+}
+
+static void change_text(const struct cmp_group *G, const struct cmp_cell *x, char *out, size_t len)
+{
+	if (!isfinite(x->change)) {
+		snprintf(out, len, "-");
+		return;
+	}
+	if (isfinite(x->p))
+		snprintf(out, len, "%+.1f%% %s p=%.2g q=%.2g%s", x->change * 100, direction(G, x), x->p, x->q,
+			 x->significant ? " *" : "");
+	else
+		snprintf(out, len, "%+.1f%% %s (n<2)", x->change * 100, direction(G, x));
+}
+
+static void interval_text(const struct cmp_cell *x, char *out, size_t len)
+{
+	if (isfinite(x->lo) && isfinite(x->hi))
+		snprintf(out, len, "[%+.1f%%, %+.1f%%]", x->lo * 100, x->hi * 100);
+	else
+		snprintf(out, len, "[interval n/a]");
+}
+
+static const char *mode_note(const char *mode)
+{
+	return !strcmp(mode, "deterministic") ? "instruction-derived: QEMU icount, 1 ns per instruction" : "wall-clock time";
+}
+
+static void summary_line(const struct cmp *c, FILE *o, const struct cmp_group *G, size_t k)
+{
+	const struct cmp_cell *x = &G->cell[k];
+	char title[512], iv[48];
+	cmp_group_title(G, title, sizeof title);
+	interval_text(x, iv, sizeof iv);
+	fprintf(o, "    %+7.1f%% %-20s q=%-8.2g %s (%s%s%s)\n", x->change * 100, iv, x->q, title, G->unit,
+		G->kind == CMP_FIGURE && G->better[0] ? ", " : "", G->kind == CMP_FIGURE && G->better[0] ?
+		(!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
+	(void)c;
+}
+
+static void print_summary(const struct cmp *c, FILE *o, const char *mode)
+{
+	size_t *ix = xcalloc(c->ngroups + 1, sizeof *ix);
+	fprintf(o, "\n== summary, mode %s (%s) ==\n", mode, mode_note(mode));
+	for (size_t k = 0; k < c->nkernels; k++) {
+		size_t worse = 0, better = 0, same = 0, untested = 0, figs = 0, n, nw = 0;
+		if (k == c->base)
+			continue;
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_group *G = &c->groups[g];
+			const struct cmp_cell *x = &G->cell[k];
+			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!x->n && !G->cell[c->base].n))
+				continue;
+			figs++;
+			if (!isfinite(x->q))
+				untested++;
+			else if (!x->significant)
+				same++;
+			else if (x->worse)
+				worse++;
+			else
+				better++;
+		}
+		if (!figs)
+			continue;
+		fprintf(o, "%s vs %s: %zu figures: %zu worse, %zu better, %zu unchanged", c->kernels[k].label,
+			c->kernels[c->base].label, figs, worse, better, same);
+		if (untested)
+			fprintf(o, ", %zu not testable (fewer than 2 runs a side)", untested);
+		fputc('\n', o);
+		n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
+		for (size_t i = 0; i < n; i++) {
+			const struct cmp_cell *x = &c->groups[ix[i]].cell[k];
+			if (i == 0 || x->worse != c->groups[ix[i - 1]].cell[k].worse)
+				fprintf(o, "  %s, largest first:\n", x->worse ? "worse" : "better");
+			summary_line(c, o, &c->groups[ix[i]], k);
+		}
+		n = cmp_significant(c, mode, CMP_COUNTER, k, ix);
+		if (n) {
+			/* largest first, whatever the direction */
+			fprintf(o, "  counters that moved (they explain the figures; they are not figures):\n");
+			for (size_t i = 0, shown = 0; i < n; i++) {
+				const struct cmp_cell *x = &c->groups[ix[i]].cell[k];
+				(void)x;
+				if (shown++ == SUMMARY_COUNTERS) {
+					fprintf(o, "    ... and %zu more (the counters table has them all)\n", n - SUMMARY_COUNTERS);
+					break;
+				}
+				summary_line(c, o, &c->groups[ix[i]], k);
+			}
+		}
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_group *G = &c->groups[g];
+			if (G->kind == CMP_FIGURE && !strcmp(G->mode, mode) && G->inforce_diff && G->cell[k].significant) {
+				char title[512];
+				cmp_group_title(G, title, sizeof title);
+				fprintf(o, "  note: tunables in force differ for %s: %s\n", title, G->inforce_diff);
+				nw++;
+			}
+		}
+	}
+	free(ix);
+}
+
+static void row_what(const struct cmp_group *G, char *what, size_t len)
+{
+	snprintf(what, len, "%s%s%s%s / %s", G->workload, G->label[0] ? " [" : "", G->label, G->label[0] ? "]" : "",
+		 G->layout);
+}
+
+static void print_table(const struct cmp *c, FILE *o, const char *mode, int kind, int only_sig)
+{
+	size_t rows = 0;
+	int ww = 32, mw = 16;	/* column widths: the longest entry, nothing cut */
+	if (!cmp_mode_has(c, mode, kind))
+		return;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		char what[512];
+		if (G->kind != kind || strcmp(G->mode, mode))
+			continue;
+		row_what(G, what, sizeof what);
+		if ((int)strlen(what) > ww)
+			ww = (int)strlen(what);
+		if ((int)strlen(G->metric) > mw)
+			mw = (int)strlen(G->metric);
+	}
+	fprintf(o, "\n== %s, mode %s (%s) ==\n", kind == CMP_FIGURE ? "figures" : "counters (per-run means)", mode,
+		mode_note(mode));
+	fprintf(o, "%-*s %-*s %-9s", ww, "workload [what differs] / layout", mw, kind == CMP_FIGURE ? "metric" : "counter",
+		"unit");
+	for (size_t k = 0; k < c->nkernels; k++)
+		fprintf(o, " %-24s", c->kernels[k].label);
+	for (size_t k = 0; k < c->nkernels; k++)
+		if (k != c->base)
+			fprintf(o, " %-40s", "change vs baseline");
+	fprintf(o, " %7s %4s\n", "MDC", "n5%");
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		char what[512], cell[96];
+		int sig = 0;
+		if (G->kind != kind || strcmp(G->mode, mode))
+			continue;
+		for (size_t k = 0; k < c->nkernels; k++)
+			sig |= G->cell[k].significant;
+		if (only_sig && !sig)
+			continue;
+		rows++;
+		row_what(G, what, sizeof what);
+		fprintf(o, "%-*s %-*s %-9s", ww, what, mw, G->metric, G->unit);
+		for (size_t k = 0; k < c->nkernels; k++) {
+			cell_text(&G->cell[k], cell, sizeof cell);
+			fprintf(o, " %-24s", cell);
+		}
+		for (size_t k = 0; k < c->nkernels; k++) {
+			if (k == c->base)
+				continue;
+			change_text(G, &G->cell[k], cell, sizeof cell);
+			fprintf(o, " %-40s", cell);
+		}
+		if (isfinite(G->mdc))
+			fprintf(o, " %6.1f%% %4zu\n", G->mdc * 100, G->n5);
+		else
+			fprintf(o, " %7s %4s\n", "-", "-");
+		if (G->inforce_diff && kind == CMP_FIGURE)
+			fprintf(o, "    ^ tunables in force differ (not set by the plan): %s\n", G->inforce_diff);
+	}
+	if (only_sig && !rows)
+		fprintf(o, "(no significant change)\n");
+}
+
+void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
+{
+	fprintf(o, "bootbench compare: %zu kernels, %zu boots, %u runs; baseline %s\n", c->nkernels, c->nboots,
+		c->nruns, c->kernels[c->base].label);
+	fprintf(o, "'*' significant: Benjamini-Hochberg q < %g across the figures of one comparison (the counters are "
+		   "a family of their own) and |change| >= %g%%; [lo, hi]: %g%% interval of the change (Welch); "
+		   "'~' noisy: CoV > %g%%; MDC: smallest change these runs can detect (80%% power); n5%%: runs per "
+		   "kernel to detect 5%%\n",
+		c->fdr, c->min_effect * 100, (1 - c->alpha) * 100, c->noisy * 100);
+	if (c->dup_runs)
+		fprintf(o, "%u run records arrived twice (same boot id and sequence number) and were counted once\n",
+			c->dup_runs);
+	if (c->over_kernels)
+		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared\n", c->over_kernels,
+			CMP_MAX_KERNELS);
+	if (what & CMP_OUT_SUMMARY)
+		for (size_t m = 0; m < c->nmodes; m++)
+			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))
+				print_summary(c, o, c->modes[m]);
+	if (what & CMP_OUT_TABLE)
+		for (size_t m = 0; m < c->nmodes; m++) {
+			print_table(c, o, c->modes[m], CMP_FIGURE, !!(what & CMP_OUT_SIGNIFICANT));
+			print_table(c, o, c->modes[m], CMP_COUNTER, !!(what & CMP_OUT_SIGNIFICANT));
+		}
+	fprintf(o, "\nruns per kernel:\n");
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct cmp_kernel *K = &c->kernels[k];
+		fprintf(o, "  %-24s %u boots: %u ok, %u failed, %u timeout, %u crashed, %u skipped\n", K->label, K->boots,
+			K->st[ST_OK], K->st[ST_FAILED], K->st[ST_TIMEOUT], K->st[ST_CRASHED], K->st[ST_SKIPPED]);
+	}
+	fprintf(o, "kernels:\n");
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct cmp_kernel *K = &c->kernels[k];
+		fprintf(o, "  %-24s release %s, config %.12s, userland %.12s%s%s\n", K->label, K->release,
+			K->config[0] ? K->config : "not exposed", K->userland, K->accel[0] ? ", accel " : "", K->accel);
+	}
+	{
+		int mixed = 0;
+		for (size_t k = 1; k < c->nkernels; k++)
+			mixed |= strcmp(c->kernels[k].userland, c->kernels[0].userland) != 0;
+		if (mixed)
+			fprintf(o, "WARNING: the kernels ran different userlands: the comparison is not only of kernels\n");
+	}
+}
+
+static void csv_s(FILE *o, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', o);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', o);
+			fputc(*s, o);
+		}
+		fputc('"', o);
+	} else {
+		fputs(s, o);
+	}
+}
+
+static void csv_num(FILE *o, double v)
+{
+	if (isfinite(v))
+		fprintf(o, "%.10g", v);
+}
+
+void cmp_print_csv(const struct cmp *c, FILE *o)
+{
+	fprintf(o, "mode,workload,layout,tunables,metric,unit,better,kernel,baseline,n,mean,sd,cov,change_pct,verdict,p,"
+		   "significant,mdc_pct,runs_for_5pct,q,ci_lo_pct,ci_hi_pct,kind,label,params\n");
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		for (size_t k = 0; k < c->nkernels; k++) {
+			const struct cmp_cell *x = &G->cell[k];
+			const char *fields[] = { G->mode, G->workload, G->layout, G->tunables, G->metric, G->unit, G->better,
+						 c->kernels[k].label };
+			for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+				csv_s(o, fields[f]);
+				fputc(',', o);
+			}
+			fprintf(o, "%d,%zu,", k == c->base, x->n);
+			if (x->n)
+				fprintf(o, "%.10g,%.10g,%.10g,", x->s.mean, x->s.sd, x->s.cov);
+			else
+				fprintf(o, ",,,");
+			if (isfinite(x->change))
+				fprintf(o, "%.10g,%s,", x->change * 100, direction(G, x));
+			else
+				fprintf(o, ",,");
+			if (isfinite(x->p))
+				fprintf(o, "%.10g,%d,", x->p, x->significant);
+			else
+				fprintf(o, ",0,");
+			if (isfinite(G->mdc))
+				fprintf(o, "%.6g,%zu,", G->mdc * 100, G->n5);
+			else
+				fprintf(o, ",,");
+			csv_num(o, x->q);
+			fputc(',', o);
+			csv_num(o, x->lo * 100);
+			fputc(',', o);
+			csv_num(o, x->hi * 100);
+			fprintf(o, ",%s,", G->kind == CMP_FIGURE ? "figure" : "counter");
+			csv_s(o, G->label);
+			fputc(',', o);
+			csv_s(o, G->params);
+			fputc('\n', o);
+		}
+	}
+}

@@ -1,0 +1,479 @@
+/*
+ * report.c - the HTML report of a comparison: one self-contained file (no
+ * network, no scripts). The answer first: per kernel against the baseline,
+ * the summary and a forest plot of every figure's change with its interval,
+ * grouped by workload, regressions in red; then per workload, folded, the
+ * table, a bar chart with error bars per figure and the counters compared;
+ * then counter traces of chosen runs and the boot identities. Every string
+ * that came from a record is escaped.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "json.h"
+#include "xio.h"
+
+static const char *const palette[] = { "#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f" };
+
+static void esc(FILE *o, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", o); break;
+		case '>': fputs("&gt;", o); break;
+		case '&': fputs("&amp;", o); break;
+		case '"': fputs("&quot;", o); break;
+		default: fputc(*s, o);
+		}
+	}
+}
+
+static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
+{
+	const int W = 360, H = 170, top = 28, bottom = 30, left = 10;
+	double maxv = 0;
+	size_t nk = c->nkernels, shown = 0;
+	for (size_t k = 0; k < nk; k++) {
+		const struct cmp_cell *x = &G->cell[k];
+		double hi = x->n ? x->s.mean + (isfinite(x->s.sd) ? x->s.sd : 0) : 0;
+		if (hi > maxv)
+			maxv = hi;
+	}
+	if (maxv <= 0)
+		maxv = 1;
+	fprintf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
+	fprintf(o, "<title>");
+	esc(o, G->metric);
+	fprintf(o, "</title><text x=\"4\" y=\"14\" class=\"ct\">");
+	esc(o, G->workload);
+	if (G->label[0]) {
+		fputs(" [", o);
+		esc(o, G->label);
+		fputs("]", o);
+	}
+	fputs(" / ", o);
+	esc(o, G->layout);
+	fputs(": ", o);
+	esc(o, G->metric);
+	fprintf(o, " (");
+	esc(o, G->unit);
+	fputs(", ", o);
+	esc(o, G->better);
+	fputs(" is better)</text>", o);
+	for (size_t k = 0; k < nk; k++) {
+		const struct cmp_cell *x = &G->cell[k];
+		double bw = (double)(W - 2 * left) / nk, x0 = left + k * bw + bw * 0.15, w = bw * 0.7;
+		double scale = (H - top - bottom) / maxv;
+		if (!x->n)
+			continue;
+		shown++;
+		double h = x->s.mean * scale, y = H - bottom - h;
+		fprintf(o, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+			x0, y, w, h > 0 ? h : 0, palette[k % 8]);
+		esc(o, c->kernels[k].label);
+		fprintf(o, ": mean %.6g, sd %.3g, n %zu</title></rect>", x->s.mean, x->s.sd, x->n);
+		if (x->n >= 2 && isfinite(x->s.sd)) {
+			double cx = x0 + w / 2, y1 = H - bottom - (x->s.mean + x->s.sd) * scale,
+			       y2 = H - bottom - fmax(x->s.mean - x->s.sd, 0) * scale;
+			fprintf(o, "<path class=\"err\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"#222\"/>",
+				cx, y1, y2, cx - 6, y1, cx + 6, cx - 6, y2, cx + 6);
+		}
+		fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">", x0 + w / 2, H - bottom + 14);
+		esc(o, c->kernels[k].label);
+		fprintf(o, "</text><text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">%.4g%s</text>", x0 + w / 2,
+			H - bottom + 26, x->s.mean,
+			k != c->base && x->significant ? (x->worse ? " (worse*)" : " (better*)") : "");
+	}
+	fputs("</svg>\n", o);
+	(void)shown;
+}
+
+/* A trace: {"interval_ms":N,"trace":{"t":[...],"series a":[...],...}} */
+static void trace_chart(FILE *o, const char *title, const char *json)
+{
+	char err[64];
+	struct jv *v = json_parse(json, strlen(json), err, sizeof err);
+	const struct jv *tr = json_get(v, "trace"), *t = json_get(tr, "t");
+	const int W = 640, H = 200, L = 40, R = 190, T = 24, B = 24;
+	int si = 0;
+	if (!v || !t || t->t != J_ARR || t->n < 2) {
+		json_free(v);
+		return;
+	}
+	double tmax = t->items[t->n - 1]->num;
+	fprintf(o, "<svg class=\"trace\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><text x=\"4\" y=\"14\" class=\"ct\">", W, H, W, H);
+	esc(o, title);
+	fputs("</text>", o);
+	fprintf(o, "<path d=\"M%d %dH%d\" stroke=\"#999\"/>", L, H - B, W - R);
+	for (size_t i = 0; i < tr->n; i++) {
+		const struct jv *s = tr->items[i];
+		double mx = 0;
+		const char *key = tr->keys[i];
+		/* what a reader looks for first: CPU, paging, disk I/O */
+		int wanted = !strcmp(key, "cpu_user") || !strcmp(key, "cpu_system") || !strcmp(key, "cpu_iowait") ||
+			     !strcmp(key, "pgpgin") || !strcmp(key, "pgpgout") || (!strncmp(key, "disk_", 5) && strstr(key, "_ios"));
+		if (!wanted || s->t != J_ARR || s->n != t->n)
+			continue;
+		for (size_t k = 0; k < s->n; k++)
+			if (s->items[k]->t == J_NUM && s->items[k]->num > mx)
+				mx = s->items[k]->num;
+		if (mx <= 0)
+			mx = 1;
+		fprintf(o, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" points=\"", palette[si % 8]);
+		for (size_t k = 0; k < s->n; k++) {
+			double x = L + (tmax > 0 ? t->items[k]->num / tmax : 0) * (W - L - R);
+			double y = H - B - (s->items[k]->t == J_NUM ? s->items[k]->num / mx : 0) * (H - T - B);
+			fprintf(o, "%.1f,%.1f ", x, y);
+		}
+		fprintf(o, "\"/><text x=\"%d\" y=\"%d\" class=\"cl\" fill=\"%s\">", W - R + 6, T + 14 * si, palette[si % 8]);
+		esc(o, tr->keys[i]);
+		fprintf(o, " (max %.4g)</text>", mx);
+		si++;
+	}
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">each series scaled to its own max</text>", W - R + 6, H - 8);
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">0</text><text x=\"%d\" y=\"%d\" class=\"cl\">%.1f s</text></svg>\n", L,
+		H - 8, W - R - 30, H - 8, tmax);
+	json_free(v);
+}
+
+
+static const char *mode_title(const char *mode)
+{
+	return !strcmp(mode, "deterministic") ? " (figures are instruction-derived, not real time)" : " (wall-clock time)";
+}
+
+static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix)
+{
+	size_t worse = 0, better = 0, same = 0, untested = 0, figs = 0, n;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const struct cmp_cell *x = &G->cell[k];
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!x->n && !G->cell[c->base].n))
+			continue;
+		figs++;
+		if (!isfinite(x->q))
+			untested++;
+		else if (!x->significant)
+			same++;
+		else if (x->worse)
+			worse++;
+		else
+			better++;
+	}
+	fputs("<h3 class=\"vs\">", o);
+	esc(o, c->kernels[k].label);
+	fputs(" vs ", o);
+	esc(o, c->kernels[c->base].label);
+	fprintf(o, "</h3>\n<p class=\"counts\">%zu figures: <span class=\"worse sig\">%zu worse</span>, "
+		   "<span class=\"better sig\">%zu better</span>, %zu unchanged", figs, worse, better, same);
+	if (untested)
+		fprintf(o, ", %zu not testable (fewer than 2 runs a side)", untested);
+	fputs(".</p>\n", o);
+	n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
+	if (!n) {
+		fputs("<p>No significant change.</p>\n", o);
+		return;
+	}
+	fputs("<table class=\"sum\"><tr><th>change</th><th>interval</th><th>q</th><th class=\"l\">figure</th>"
+	      "<th class=\"l\">unit</th><th class=\"l\">note</th></tr>\n", o);
+	for (size_t i = 0; i < n; i++) {
+		const struct cmp_group *G = &c->groups[ix[i]];
+		const struct cmp_cell *x = &G->cell[k];
+		char title[512];
+		cmp_group_title(G, title, sizeof title);
+		fprintf(o, "<tr class=\"%s\"><td>%+.1f%% %s</td>", x->worse ? "worse sig" : "better sig", x->change * 100,
+			x->worse ? "worse" : "better");
+		if (isfinite(x->lo))
+			fprintf(o, "<td>[%+.1f%%, %+.1f%%]</td>", x->lo * 100, x->hi * 100);
+		else
+			fputs("<td>-</td>", o);
+		fprintf(o, "<td>%.2g</td><td class=\"l\">", x->q);
+		esc(o, title);
+		fputs("</td><td class=\"l\">", o);
+		esc(o, G->unit);
+		fprintf(o, ", %s is better</td><td class=\"l\">", G->better);
+		if (G->inforce_diff) {
+			fputs("tunables in force differ: ", o);
+			esc(o, G->inforce_diff);
+		}
+		fputs("</td></tr>\n", o);
+	}
+	fputs("</table>\n", o);
+}
+
+/* One row per figure: the change and its interval against zero. */
+static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
+{
+	const int row = 18, head = 34, plot = 420, right = 210;
+	size_t rows = 0, maxlab = 0;
+	double range = 0.01;
+	const char *last = NULL;
+	int y;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const struct cmp_cell *x = &G->cell[k];
+		char t[512];
+		size_t l;
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || !isfinite(x->change))
+			continue;
+		if (!last || strcmp(last, G->workload))
+			rows++;
+		last = G->workload;
+		rows++;
+		snprintf(t, sizeof t, "%s%s%s / %s: %s", G->label, G->label[0] ? " " : "", "", G->layout, G->metric);
+		l = strlen(t) + 2;
+		if (l > maxlab)
+			maxlab = l;
+		double lo = isfinite(x->lo) ? x->lo : x->change, hi = isfinite(x->hi) ? x->hi : x->change;
+		if (fabs(lo) > range) range = fabs(lo);
+		if (fabs(hi) > range) range = fabs(hi);
+	}
+	if (!rows)
+		return;
+	if (range > 1)
+		range = 1;	/* beyond +-100% the interval is drawn clipped, with an arrow */
+	int labw = (int)(maxlab * 6.4) + 16, W = labw + plot + right, H = head + (int)rows * row + 8;
+	double x0 = labw + plot / 2.0, sc = (plot / 2.0 - 8) / range;
+	fprintf(o, "<svg class=\"forest\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
+	fputs("<text x=\"4\" y=\"14\" class=\"ct\">change of ", o);
+	esc(o, c->kernels[k].label);
+	fputs(" against ", o);
+	esc(o, c->kernels[c->base].label);
+	fprintf(o, " with its %g%% interval (red: worse, significant; green: better, significant; grey: not)</text>",
+		(1 - c->alpha) * 100);
+	fprintf(o, "<path d=\"M%.1f %dV%d\" stroke=\"#888\"/>", x0, head - 6, H - 4);
+	fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">0</text>", x0, head - 8);
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">%+.3g%%</text>", labw, head - 8, -range * 100);
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\" text-anchor=\"end\">%+.3g%%</text>", labw + plot, head - 8,
+		range * 100);
+	y = head;
+	last = NULL;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const struct cmp_cell *x = &G->cell[k];
+		const char *col;
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || !isfinite(x->change))
+			continue;
+		if (!last || strcmp(last, G->workload)) {
+			fprintf(o, "<text x=\"4\" y=\"%d\" class=\"fw\">", y + 13);
+			esc(o, G->workload);
+			fputs("</text>", o);
+			y += row;
+		}
+		last = G->workload;
+		col = !x->significant ? "#999" : x->worse ? "#c00" : "#080";
+		fprintf(o, "<g class=\"%s\"><text x=\"16\" y=\"%d\" class=\"fl\">", !x->significant ? "same" : x->worse ? "reg" : "imp",
+			y + 13);
+		if (G->label[0]) {
+			esc(o, G->label);
+			fputc(' ', o);
+		}
+		fputs("/ ", o);
+		esc(o, G->layout);
+		fputs(": ", o);
+		esc(o, G->metric);
+		fputs("</text>", o);
+		{
+			double lo = isfinite(x->lo) ? x->lo : x->change, hi = isfinite(x->hi) ? x->hi : x->change;
+			double cl = fmax(-range, fmin(range, lo)), ch = fmax(-range, fmin(range, hi));
+			double cx = fmax(-range, fmin(range, x->change));
+			fprintf(o, "<path d=\"M%.1f %dH%.1f\" stroke=\"%s\" stroke-width=\"2\"/>", x0 + cl * sc, y + 9,
+				x0 + ch * sc, col);
+			if (lo < -range)
+				fprintf(o, "<path d=\"M%.1f %dl6 -4v8z\" fill=\"%s\"/>", x0 - range * sc, y + 9, col);
+			if (hi > range)
+				fprintf(o, "<path d=\"M%.1f %dl-6 -4v8z\" fill=\"%s\"/>", x0 + range * sc, y + 9, col);
+			fprintf(o, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\"/>", x0 + cx * sc, y + 9, col);
+		}
+		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"fl\" fill=\"%s\">%+.1f%%", labw + plot + 8, y + 13, col,
+			x->change * 100);
+		if (isfinite(x->q))
+			fprintf(o, " q=%.2g%s", x->q, x->significant ? (x->worse ? " worse" : " better") : "");
+		fputs("</text></g>", o);
+		y += row;
+	}
+	fputs("</svg>\n", o);
+}
+
+static void group_rows(FILE *o, const struct cmp *c, const char *mode, int kind, const char *wl)
+{
+	fprintf(o, "<table><tr><th class=\"l\">what differs</th><th class=\"l\">layout</th><th class=\"l\">%s</th><th>unit</th>",
+		kind == CMP_FIGURE ? "metric" : "counter (per-run mean)");
+	for (size_t k = 0; k < c->nkernels; k++) {
+		fputs("<th>", o);
+		esc(o, c->kernels[k].label);
+		fputs(k == c->base ? " (baseline)</th>" : "</th><th>change</th><th>interval</th><th>p</th><th>q</th>", o);
+	}
+	fputs("<th>MDC</th><th>n for 5%</th></tr>\n", o);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		if (G->kind != kind || strcmp(G->mode, mode) || strcmp(G->workload, wl))
+			continue;
+		fputs("<tr><td class=\"l\">", o);
+		esc(o, G->label[0] ? G->label : "-");
+		fputs("</td><td class=\"l\">", o);
+		esc(o, G->layout);
+		fputs("</td><td class=\"l\">", o);
+		esc(o, G->metric);
+		fputs("</td><td>", o);
+		esc(o, G->unit);
+		fputs("</td>", o);
+		for (size_t k = 0; k < c->nkernels; k++) {
+			const struct cmp_cell *x = &G->cell[k];
+			if (x->n)
+				fprintf(o, "<td class=\"%s\">%.5g &plusmn;%.1f%% (n=%zu)</td>", x->noisy ? "noisy" : "", x->s.mean,
+					isfinite(x->s.cov) ? x->s.cov * 100 : 0, x->n);
+			else
+				fputs("<td>-</td>", o);
+			if (k == c->base)
+				continue;
+			if (isfinite(x->change))
+				fprintf(o, "<td class=\"%s\">%+.1f%% %s%s</td>",
+					x->significant ? (kind == CMP_COUNTER ? "sig" : x->worse ? "worse sig" : "better sig") : "",
+					x->change * 100,
+					kind == CMP_COUNTER ? (x->change > 0 ? "higher" : "lower") : x->worse ? "worse" : "better",
+					x->significant ? " *" : "");
+			else
+				fputs("<td>-</td>", o);
+			if (isfinite(x->lo))
+				fprintf(o, "<td>[%+.1f%%, %+.1f%%]</td>", x->lo * 100, x->hi * 100);
+			else
+				fputs("<td>-</td>", o);
+			if (isfinite(x->p))
+				fprintf(o, "<td>%.2g</td><td>%.2g</td>", x->p, x->q);
+			else
+				fputs("<td>-</td><td>-</td>", o);
+		}
+		if (isfinite(G->mdc))
+			fprintf(o, "<td>%.1f%%</td><td>%zu</td></tr>\n", G->mdc * 100, G->n5);
+		else
+			fputs("<td>-</td><td>-</td></tr>\n", o);
+		if (G->inforce_diff) {
+			fprintf(o, "<tr><td class=\"l note\" colspan=\"%zu\">tunables in force differ: ", 6 + 5 * c->nkernels);
+			esc(o, G->inforce_diff);
+			fputs("</td></tr>\n", o);
+		}
+	}
+	fputs("</table>\n", o);
+}
+
+/* Per workload, folded unless it holds a significant change. */
+static void details(FILE *o, const struct cmp *c, const char *mode)
+{
+	struct strmap done = { 0 };
+	for (size_t g0 = 0; g0 < c->ngroups; g0++) {
+		const char *wl = c->groups[g0].workload;
+		size_t figs = 0, sig = 0;
+		if (strcmp(c->groups[g0].mode, mode) || strmap_get(&done, wl) != (size_t)-1)
+			continue;
+		strmap_put(&done, wl, 0);
+		for (size_t g = g0; g < c->ngroups; g++) {
+			const struct cmp_group *G = &c->groups[g];
+			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || strcmp(G->workload, wl))
+				continue;
+			figs++;
+			for (size_t k = 0; k < c->nkernels; k++)
+				sig += G->cell[k].significant;
+		}
+		fprintf(o, "<details class=\"wl\"%s><summary>", sig ? " open" : "");
+		esc(o, wl);
+		fprintf(o, ": %zu figures, %zu significant changes</summary>\n", figs, sig);
+		group_rows(o, c, mode, CMP_FIGURE, wl);
+		fputs("<div class=\"charts\">\n", o);
+		for (size_t g = g0; g < c->ngroups; g++) {
+			const struct cmp_group *G = &c->groups[g];
+			if (G->kind == CMP_FIGURE && !strcmp(G->mode, mode) && !strcmp(G->workload, wl))
+				bar_chart(o, c, G);
+		}
+		fputs("</div>\n", o);
+		if (cmp_mode_has(c, mode, CMP_COUNTER)) {
+			fputs("<p class=\"ch\">System counters during these runs (they explain the figures):</p>\n", o);
+			group_rows(o, c, mode, CMP_COUNTER, wl);
+		}
+		fputs("</details>\n", o);
+	}
+	strmap_free(&done);
+}
+
+int cmp_write_html(const struct cmp *c, const char *path)
+{
+	FILE *o = fopen(path, "w");
+	size_t *ix = xcalloc(c->ngroups + 1, sizeof *ix);
+	if (!o) {
+		free(ix);
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>bootbench comparison</title>\n"
+	      "<style>body{font:14px/1.4 sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}"
+	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}th{background:#f2f2f2}"
+	      "td.l,th.l{text-align:left}.worse{color:#b00}.better{color:#070}.sig{font-weight:bold}.noisy{color:#a60}"
+	      ".charts{display:flex;flex-wrap:wrap;gap:8px}.chart,.trace,.forest{border:1px solid #ddd;background:#fff}"
+	      ".ct{font-size:11px;font-weight:bold}.cl{font-size:10px}.fl{font-size:11px}.fw{font-size:12px;font-weight:bold}"
+	      "details.wl{margin:.4em 0;border:1px solid #ddd;padding:.3em .6em}details.wl>summary{font-weight:bold;cursor:pointer}"
+	      ".note{color:#a60;white-space:normal}.counts{font-size:15px}</style></head><body>\n", o);
+	fprintf(o, "<h1>bootbench: is kernel B different from kernel A?</h1>\n<p>%zu kernels, %zu boots, %u runs. Baseline: <b>",
+		c->nkernels, c->nboots, c->nruns);
+	esc(o, c->kernels[c->base].label);
+	fprintf(o, "</b>. A change is marked significant (*) when Welch's t-test p, adjusted by Benjamini&ndash;Hochberg "
+		   "across all figures of the comparison, gives q &lt; %g, and the change is at least %g%%: about %g%% of the "
+		   "changes so marked are expected to be chance. Intervals are %g%% (Welch) of the change, relative to the "
+		   "baseline mean. Figures whose coefficient of variation exceeds %g%% are marked noisy (~). MDC is the "
+		   "smallest change the runs at hand can detect at 80%% power. Runs are grouped by workload and its every "
+		   "parameter, the layout as built and the tunables that held; <i>what differs</i> names what tells a "
+		   "row from its siblings.</p>\n",
+		c->fdr, c->min_effect * 100, c->fdr * 100, (1 - c->alpha) * 100, c->noisy * 100);
+	if (c->dup_runs)
+		fprintf(o, "<p>%u run records arrived twice (same boot id and sequence number) and were counted once.</p>\n",
+			c->dup_runs);
+	for (size_t m = 0; m < c->nmodes; m++) {
+		const char *mode = c->modes[m];
+		if (!cmp_mode_has(c, mode, CMP_FIGURE))
+			continue;
+		fputs("<h2>Summary, mode ", o);
+		esc(o, mode);
+		fprintf(o, "%s</h2>\n", mode_title(mode));
+		for (size_t k = 0; k < c->nkernels; k++)
+			if (k != c->base) {
+				summary_html(o, c, mode, k, ix);
+				forest(o, c, mode, k);
+			}
+		fputs("<h2>Per workload, mode ", o);
+		esc(o, mode);
+		fputs("</h2>\n", o);
+		details(o, c, mode);
+	}
+	free(ix);
+	fputs("<h2>Runs per kernel</h2><table><tr><th class=\"l\">kernel</th><th>boots</th><th>ok</th><th>failed</th>"
+	      "<th>timeout</th><th>crashed</th><th>skipped</th></tr>\n", o);
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct cmp_kernel *K = &c->kernels[k];
+		fputs("<tr><td class=\"l\">", o);
+		esc(o, K->label);
+		fprintf(o, "</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td></tr>\n", K->boots,
+			K->st[ST_OK], K->st[ST_FAILED], K->st[ST_TIMEOUT], K->st[ST_CRASHED], K->st[ST_SKIPPED]);
+	}
+	fputs("</table>\n<h2>Counter traces</h2>\n", o);
+	if (!c->ntraces)
+		fputs("<p>These records carry no counter traces.</p>\n", o);
+	for (size_t t = 0; t < c->ntraces && t < 8; t++)
+		trace_chart(o, c->traces[t].title, c->traces[t].json);
+	fputs("<h2>Boots</h2><table><tr><th class=\"l\">boot id</th><th class=\"l\">kernel</th><th class=\"l\">release</th>"
+	      "<th class=\"l\">version</th><th class=\"l\">config sha256</th><th class=\"l\">userland id</th><th class=\"l\">mode</th></tr>\n", o);
+	for (size_t b = 0; b < c->nboots; b++) {
+		const struct cmp_boot *B = &c->boots[b];
+		const char *cols[] = { B->id, B->label, B->release, B->version, B->config[0] ? B->config : "(not exposed)",
+				       B->userland, B->mode };
+		fputs("<tr>", o);
+		for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
+			fputs("<td class=\"l\">", o);
+			esc(o, cols[i]);
+			fputs("</td>", o);
+		}
+		fputs("</tr>\n", o);
+	}
+	fputs("</table>\n</body></html>\n", o);
+	return fclose(o);
+}

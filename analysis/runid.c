@@ -1,0 +1,209 @@
+/*
+ * runid.c - a run's identity from its record (see runid.h).
+ *
+ * Tunables are keyed by what held, not by what was asked: a requested value
+ * the kernel refused on a device reads "name=value(refused:DEV)" and is
+ * never equal to a run where it held; one requested on a device that lacks
+ * the attribute (tmpfs, a driver without queue_depth) is not in force and
+ * not in the key. Tunables the plan did not set are kept apart (inforce):
+ * they are the kernel's defaults, and a kernel that changes a default must
+ * still be compared with the one before it, with the difference shown.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runid.h"
+#include "xio.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void value_text(struct sbuf *sb, const struct jv *v)
+{
+	if (!v || v->t == J_NULL)
+		sb_puts(sb, "null");
+	else if (v->t == J_STR)
+		sb_puts(sb, v->str);
+	else
+		json_dump(sb, v);
+}
+
+/* "k=v" pairs of an object, sorted, comma-joined; "-" for none. */
+static void pairs(struct sbuf *out, const struct jv *o)
+{
+	char **items;
+	size_t n = 0;
+	if (!o || o->t != J_OBJ || !o->n) {
+		sb_puts(out, "-");
+		return;
+	}
+	items = xcalloc(o->n, sizeof *items);
+	for (size_t i = 0; i < o->n; i++) {
+		struct sbuf sb = { 0 };
+		sb_printf(&sb, "%s=", o->keys[i]);
+		value_text(&sb, o->items[i]);
+		items[n++] = sb_steal(&sb);
+	}
+	qsort(items, n, sizeof *items, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		sb_printf(out, "%s%s", i ? " " : "", items[i]);
+		free(items[i]);
+	}
+	free(items);
+}
+
+static void layout_key(struct sbuf *out, const struct jv *l)
+{
+	const struct jv *md = json_get(l, "md"), *fs = json_get(l, "fs"), *mem = json_get(l, "members");
+	const char *s;
+	sb_printf(out, "name=%s", json_get_str(l, "name") ? json_get_str(l, "name") : "?");
+	if ((s = json_get_str(l, "kind")))
+		sb_printf(out, ";kind=%s", s);
+	if (md && md->t == J_OBJ) {
+		sb_printf(out, ";level=%s", json_get_str(md, "level") ? json_get_str(md, "level") : "?");
+		sb_printf(out, ";chunk=%.0f", json_get_num(md, "chunk_bytes", 0));
+	}
+	if (json_get(l, "size_bytes"))
+		sb_printf(out, ";size=%.0f", json_get_num(l, "size_bytes", 0));
+	if (fs && fs->t == J_OBJ) {
+		if ((s = json_get_str(fs, "type")))
+			sb_printf(out, ";fs=%s", s);
+		if ((s = json_get_str(fs, "features")))
+			sb_printf(out, ";features=%s", s);
+	}
+	if (mem && mem->t == J_ARR && mem->n) {
+		/* how many members and how big; not which serials (another
+		 * machine of the same model is the same experiment) */
+		sb_printf(out, ";members=%zu", mem->n);
+		for (size_t i = 0; i < mem->n; i++)
+			sb_printf(out, "%s%.0f", i ? "+" : ":", json_get_num(mem->items[i], "size_bytes", 0));
+	}
+}
+
+/* Devices on which `name` did not hold, from the refused (and, in records
+ * written before it existed, the skipped) list: "md0" or "md0+vda". */
+static void refused_on(struct sbuf *out, const struct jv *t, const char *name)
+{
+	const char *lists[] = { "refused", "skipped" };
+	int n = 0;
+	for (size_t l = 0; l < 2; l++) {
+		const struct jv *a = json_get(t, lists[l]);
+		for (size_t i = 0; a && a->t == J_ARR && i < a->n; i++) {
+			const char *tn = json_get_str(a->items[i], "tunable"), *dev = json_get_str(a->items[i], "device");
+			const char *why = json_get_str(a->items[i], "reason");
+			if (!tn || strcmp(tn, name))
+				continue;
+			/* old records: "skipped" mixed refusals with absent attributes */
+			if (l == 1 && !(why && (strstr(why, "refused") || strstr(why, "keeps"))))
+				continue;
+			sb_printf(out, "%s%s", n++ ? "+" : "", dev ? dev : "?");
+		}
+	}
+}
+
+static int absent_everywhere(const struct jv *t, const char *name)
+{
+	const struct jv *in = json_get(t, "in_force");
+	if (!in || in->t != J_OBJ)
+		return json_get(t, "in_force") != NULL;	/* an in_force object that is not one */
+	for (size_t d = 0; d < in->n; d++)
+		if (json_get(in->items[d], name))
+			return 0;
+	return 1;
+}
+
+static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv *t)
+{
+	const struct jv *req = json_get(t, "requested"), *in = json_get(t, "in_force");
+	char **items;
+	size_t n = 0;
+
+	if (req && req->t == J_OBJ && req->n) {
+		items = xcalloc(req->n, sizeof *items);
+		for (size_t i = 0; i < req->n; i++) {
+			struct sbuf sb = { 0 }, on = { 0 };
+			const char *name = req->keys[i];
+			/* requested where no device has it (tmpfs, no such attribute): not in force */
+			if (in && absent_everywhere(t, name))
+				continue;
+			sb_printf(&sb, "%s=", name);
+			value_text(&sb, req->items[i]);
+			refused_on(&on, t, name);
+			if (on.len)
+				sb_printf(&sb, "(refused:%s)", on.s);
+			sb_free(&on);
+			items[n++] = sb_steal(&sb);
+		}
+		qsort(items, n, sizeof *items, cmp_str);
+		for (size_t i = 0; i < n; i++) {
+			sb_printf(out, "%s%s", i ? " " : "", items[i]);
+			free(items[i]);
+		}
+		free(items);
+	}
+	if (!n)
+		sb_puts(out, "-");
+	/* the rest of what was in force, device by device */
+	n = 0;
+	if (in && in->t == J_OBJ) {
+		size_t cap = 0;
+		for (size_t d = 0; d < in->n; d++)
+			cap += in->items[d]->t == J_OBJ ? in->items[d]->n : 0;
+		items = xcalloc(cap + 1, sizeof *items);
+		for (size_t d = 0; d < in->n; d++) {
+			const struct jv *dv = in->items[d];
+			for (size_t a = 0; dv->t == J_OBJ && a < dv->n; a++) {
+				struct sbuf sb = { 0 };
+				if (json_get(req, dv->keys[a]))
+					continue;
+				sb_printf(&sb, "%s:%s=", in->keys[d], dv->keys[a]);
+				value_text(&sb, dv->items[a]);
+				items[n++] = sb_steal(&sb);
+			}
+		}
+		qsort(items, n, sizeof *items, cmp_str);
+		for (size_t i = 0; i < n; i++) {
+			sb_printf(inforce, "%s%s", i ? " " : "", items[i]);
+			free(items[i]);
+		}
+		free(items);
+	}
+	if (!n)
+		sb_puts(inforce, "-");
+}
+
+void run_identity(const struct jv *data, struct run_id *id)
+{
+	const struct jv *l = json_get(data, "layout");
+	memset(id, 0, sizeof *id);
+	pairs(&id->params, json_get(data, "params"));
+	if (l && l->t == J_OBJ)
+		layout_key(&id->layout, l);
+	else
+		sb_puts(&id->layout, "name=?");
+	tunables_key(&id->tunables, &id->inforce, json_get(data, "tunables"));
+}
+
+void run_id_free(struct run_id *id)
+{
+	sb_free(&id->params);
+	sb_free(&id->layout);
+	sb_free(&id->tunables);
+	sb_free(&id->inforce);
+}
+
+/* Is the pair "k=v" one of the space-separated pairs of params? (Plan
+ * values hold no white space: the plan's tokens are split on it.) */
+int params_match(const char *params, const char *pair)
+{
+	size_t n = strlen(pair);
+	for (const char *p = params; *p;) {
+		size_t m = strcspn(p, " ");
+		if (m == n && !strncmp(p, pair, n))
+			return 1;
+		p += m + (p[m] == ' ');
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * runid.h - what produced a run, as canonical text: the workload's every
+ * effective parameter, the layout's fingerprint and the tunables that held.
+ * Two runs are the same experiment exactly when these strings are equal;
+ * compare groups by them, collect prints them, bisect-run selects by them.
+ */
+#ifndef BB_RUNID_H
+#define BB_RUNID_H
+
+#include "json.h"
+#include "sbuf.h"
+
+struct run_id {
+	struct sbuf params;	/* "k=v k=v" sorted by key; "-" when none */
+	struct sbuf layout;	/* "name=..;kind=..;..." the layout as built */
+	struct sbuf tunables;	/* requested tunables and whether they held */
+	struct sbuf inforce;	/* tunables in force the plan did not set */
+};
+
+/* Fill id from a run record's "data" object (old records included: what
+ * they lack reads as "-"). Free with run_id_free. */
+void run_identity(const struct jv *data, struct run_id *id);
+void run_id_free(struct run_id *id);
+
+/* Is the pair "k=v" one of the pairs of a params (or tunables) text? */
+int params_match(const char *params, const char *pair);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * strmap.c - see strmap.h. Linear probing at a load factor under 1/2.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+#include "xio.h"
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static size_t slot_of(const struct strmap *m, const char *key)
+{
+	size_t i = fnv1a(key) & (m->cap - 1);
+	while (m->key[i] && strcmp(m->key[i], key))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+size_t strmap_get(const struct strmap *m, const char *key)
+{
+	size_t i;
+	if (!m->cap)
+		return (size_t)-1;
+	i = slot_of(m, key);
+	return m->key[i] ? m->val[i] : (size_t)-1;
+}
+
+static void grow(struct strmap *m)
+{
+	struct strmap n = { 0 };
+	n.cap = m->cap ? m->cap * 2 : 64;
+	n.key = xcalloc(n.cap, sizeof *n.key);
+	n.val = xcalloc(n.cap, sizeof *n.val);
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->key[i]) {
+			size_t j = slot_of(&n, m->key[i]);
+			n.key[j] = m->key[i];
+			n.val[j] = m->val[i];
+		}
+	n.n = m->n;
+	free(m->key);
+	free(m->val);
+	*m = n;
+}
+
+size_t strmap_put(struct strmap *m, const char *key, size_t val)
+{
+	size_t i;
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	i = slot_of(m, key);
+	if (m->key[i])
+		return m->val[i];
+	m->key[i] = xstrdup(key);
+	m->val[i] = val;
+	m->n++;
+	return val;
+}
+
+void strmap_free(struct strmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->key[i]);
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof *m);
+}
