@@ -42,6 +42,14 @@ int parse_proc_stat(const char *buf, size_t len, struct cpu_times *cpu, struct v
 			sscanf(line + 5, "%llu %llu", &vm->pgpgin, &vm->pgpgout);
 		} else if (vm && !strncmp(line, "swap ", 5)) {
 			sscanf(line + 5, "%llu %llu", &vm->pswpin, &vm->pswpout);
+		} else if (!strncmp(line, "ctxt ", 5)) {
+			sscanf(line + 5, "%llu", &cpu->ctxt);
+		} else if (!strncmp(line, "intr ", 5)) {
+			sscanf(line + 5, "%llu", &cpu->intr);	/* the total; the per-IRQ rest is cut off */
+		} else if (!strncmp(line, "procs_running ", 14)) {
+			sscanf(line + 14, "%llu", &cpu->running);
+		} else if (!strncmp(line, "procs_blocked ", 14)) {
+			sscanf(line + 14, "%llu", &cpu->blocked);
 		}
 	}
 	return got ? 0 : -1;
@@ -62,6 +70,14 @@ int parse_vmstat(const char *buf, size_t len, struct vm_counts *vm)
 		else if (!strcmp(key, "pswpout")) vm->pswpout = v;
 		else if (!strcmp(key, "pgfault")) vm->pgfault = v, vm->have_faults = 1;
 		else if (!strcmp(key, "pgmajfault")) vm->pgmajfault = v;
+		/* reclaim: pgscan_{kswapd,direct,khugepaged,proactive}[_ZONE] (not
+		 * pgscan_direct_throttle, an event count, nor pgscan_anon/_file,
+		 * which split the same pages again); pgsteal_* likewise, including
+		 * 2.6's per-zone pgsteal_ZONE */
+		else if ((!strncmp(key, "pgscan_kswapd", 13) || !strncmp(key, "pgscan_khugepaged", 17) ||
+			  !strncmp(key, "pgscan_proactive", 16) ||
+			  !strncmp(key, "pgscan_direct", 13)) && strcmp(key, "pgscan_direct_throttle")) vm->pgscan += v;
+		else if (!strncmp(key, "pgsteal_", 8) && strcmp(key, "pgsteal_anon") && strcmp(key, "pgsteal_file")) vm->pgsteal += v;
 	}
 	return got ? 0 : -1;
 }
@@ -168,17 +184,32 @@ void ctr_start(struct ctr_monitor *m, unsigned interval_ms, double t0)
 	memset(m, 0, sizeof *m);
 	m->interval_ms = interval_ms;
 	m->t0 = t0;
+	m->stride = 1;
 	ctr_tick(m, t0);
 }
 
 void ctr_tick(struct ctr_monitor *m, double t)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 64;
-		m->snap = xrealloc(m->snap, m->cap * sizeof *m->snap);
+	unsigned long j = m->ticks++;	/* this sample's number */
+	/* a sample off the stride is overwritten by the next one, so the last
+	 * slot always holds the newest sample (at the end: the run's end) */
+	if (!m->pending) {
+		if (m->n == m->cap) {
+			m->cap = m->cap ? m->cap * 2 : 64;
+			m->snap = xrealloc(m->snap, m->cap * sizeof *m->snap);
+		}
+		m->n++;
 	}
-	ctr_sample(&m->snap[m->n], t - m->t0);
-	m->n++;
+	ctr_sample(&m->snap[m->n - 1], t - m->t0);
+	m->pending = j % m->stride != 0;
+	if (!m->pending && m->n >= CTR_MAX_SAMPLES) {
+		/* slots hold samples 0, s, 2s, ...: keep 0, 2s, 4s, ... */
+		size_t k = 0;
+		for (size_t i = 0; i < m->n; i += 2)
+			m->snap[k++] = m->snap[i];
+		m->n = k;
+		m->stride *= 2;
+	}
 }
 
 void ctr_free(struct ctr_monitor *m)
@@ -190,15 +221,21 @@ void ctr_free(struct ctr_monitor *m)
 /* ---- series: values per interval, derived from consecutive snapshots ---- */
 
 enum { S_USER, S_SYS, S_IDLE, S_IOWAIT, S_PGIN, S_PGOUT, S_SWIN, S_SWOUT, S_FAULT, S_MAJFAULT,
-       S_MEMUSED, S_CACHED, S_DIRTY, S_WRITEBACK, S_FIXED };
+       S_MEMUSED, S_CACHED, S_DIRTY, S_WRITEBACK,
+       S_CTXT, S_INTR, S_RUNNING, S_BLOCKED, S_PGSCAN, S_PGSTEAL, S_MEMFREE, S_BUFFERS, S_MEMUSED_PCT, S_FIXED };
 
 static const struct {
 	const char *name, *unit;
+	int trace;	/* drawn, so kept in the trace (the summary has every series) */
 } fixed[S_FIXED] = {
-	{ "cpu_user", "%" }, { "cpu_system", "%" }, { "cpu_idle", "%" }, { "cpu_iowait", "%" },
-	{ "pgpgin", "KiB/s" }, { "pgpgout", "KiB/s" }, { "pswpin", "pages/s" }, { "pswpout", "pages/s" },
-	{ "pgfault", "/s" }, { "pgmajfault", "/s" },
-	{ "mem_used", "KiB" }, { "mem_cached", "KiB" }, { "mem_dirty", "KiB" }, { "mem_writeback", "KiB" },
+	{ "cpu_user", "%", 1 }, { "cpu_system", "%", 1 }, { "cpu_idle", "%", 0 }, { "cpu_iowait", "%", 1 },
+	{ "pgpgin", "KiB/s", 1 }, { "pgpgout", "KiB/s", 1 }, { "pswpin", "pages/s", 0 }, { "pswpout", "pages/s", 0 },
+	{ "pgfault", "/s", 1 }, { "pgmajfault", "/s", 1 },
+	{ "mem_used", "KiB", 1 }, { "mem_cached", "KiB", 1 }, { "mem_dirty", "KiB", 1 }, { "mem_writeback", "KiB", 1 },
+	{ "ctxt", "/s", 1 }, { "intr", "/s", 0 }, { "procs_running", "tasks", 0 }, { "procs_blocked", "tasks", 1 },
+	{ "pgscan", "pages/s", 0 }, { "pgsteal", "pages/s", 0 },
+	/* sar's %memused is total - free over total (buffers and cache count as used) */
+	{ "mem_free", "KiB", 0 }, { "mem_buffers", "KiB", 0 }, { "mem_used_pct", "%", 0 },
 };
 
 static unsigned long long cpu_total(const struct cpu_times *c)
@@ -226,6 +263,15 @@ static double fixed_value(const struct ctr_snapshot *a, const struct ctr_snapsho
 	case S_CACHED: return b->mem.cached;
 	case S_DIRTY: return b->mem.dirty;
 	case S_WRITEBACK: return b->mem.writeback;
+	case S_CTXT: return (b->cpu.ctxt - a->cpu.ctxt) / dt;
+	case S_INTR: return (b->cpu.intr - a->cpu.intr) / dt;
+	case S_RUNNING: return b->cpu.running;
+	case S_BLOCKED: return b->cpu.blocked;
+	case S_PGSCAN: return (b->vm.pgscan - a->vm.pgscan) / dt;
+	case S_PGSTEAL: return (b->vm.pgsteal - a->vm.pgsteal) / dt;
+	case S_MEMFREE: return b->mem.free;
+	case S_BUFFERS: return b->mem.buffers;
+	case S_MEMUSED_PCT: return b->mem.total ? 100.0 * (b->mem.total - b->mem.free) / b->mem.total : 0;
 	}
 	return 0;
 }
@@ -238,9 +284,9 @@ static const struct disk_counts *disk_in(const struct ctr_snapshot *s, const cha
 	return NULL;
 }
 
-enum { D_IOS, D_SECT, D_QUEUE, D_N };
-static const char *const dser[D_N] = { "ios", "sectors", "queue_ms" };
-static const char *const dunit[D_N] = { "/s", "sectors/s", "ms/s" };
+enum { D_IOS, D_SECT, D_QUEUE, D_UTIL, D_N };
+static const char *const dser[D_N] = { "ios", "sectors", "queue_ms", "util" };
+static const char *const dunit[D_N] = { "/s", "sectors/s", "ms/s", "%" };
 
 static double disk_value(const struct ctr_snapshot *a, const struct ctr_snapshot *b, const char *name, int k)
 {
@@ -252,6 +298,7 @@ static double disk_value(const struct ctr_snapshot *a, const struct ctr_snapshot
 	case D_IOS: return ((y->reads + y->writes) - (x->reads + x->writes)) / dt;
 	case D_SECT: return ((y->rsect + y->wsect) - (x->rsect + x->wsect)) / dt;
 	case D_QUEUE: return (y->queue_ms - x->queue_ms) / dt;
+	case D_UTIL: return (y->io_ticks - x->io_ticks) / (dt * 10);	/* ms busy per s, as % (iostat's %util) */
 	}
 	return 0;
 }
@@ -281,6 +328,11 @@ void ctr_json(const struct ctr_monitor *m, struct jw *w)
 	jw_obj(w, "counters");
 	jw_int(w, "interval_ms", m->interval_ms);
 	jw_int(w, "samples", m->n);
+	if (m->stride > 1) {
+		/* a long run: the trace keeps one sample in stride, evenly */
+		jw_int(w, "decimated_by", m->stride);
+		jw_int(w, "samples_taken", m->ticks);
+	}
 	/* summary */
 	jw_obj(w, "summary");
 	for (int s = 0; s < S_FIXED; s++) {
@@ -310,7 +362,7 @@ void ctr_json(const struct ctr_monitor *m, struct jw *w)
 		jw_num(w, NULL, round(m->snap[i + 1].t * 1000) / 1000);
 	jw_arr_end(w);
 	for (int s = 0; s < S_FIXED; s++) {
-		if (s == S_IDLE || s == S_SWIN || s == S_SWOUT)
+		if (!fixed[s].trace)
 			continue;	/* in the summary; the trace keeps what is drawn */
 		jw_arr(w, fixed[s].name);
 		for (size_t i = 0; i < n; i++)

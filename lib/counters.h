@@ -17,16 +17,22 @@
 struct cpu_times {
 	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
 	int fields;		/* how many the kernel gave (4 on 2.4, 8+ today) */
+	/* the rest of /proc/stat: cumulative context switches and interrupts,
+	 * tasks runnable and blocked on I/O now (2.6+) */
+	unsigned long long ctxt, intr, running, blocked;
 };
 
 struct vm_counts {
 	unsigned long long pgpgin, pgpgout, pswpin, pswpout, pgfault, pgmajfault;
+	/* pages scanned and reclaimed, kswapd + direct + khugepaged, summed over
+	 * zones on kernels that split them (2.6-4.7) */
+	unsigned long long pgscan, pgsteal;
 	int have_faults;	/* pgfault/pgmajfault exist (2.6+) */
 };
 
 struct disk_counts {
 	char name[32];
-	unsigned long long reads, rsect, writes, wsect, io_ticks, queue_ms;
+	unsigned long long reads, rsect, writes, wsect, io_ticks, queue_ms;	/* io_ticks: ms busy */
 };
 
 struct mem_info {
@@ -52,17 +58,25 @@ struct ctr_snapshot {
 /* Read the live /proc files into a snapshot. */
 void ctr_sample(struct ctr_snapshot *s, double t);
 
+/* A run's samples are bounded: past CTR_MAX_SAMPLES every other one is
+ * dropped and the stride doubles, so a long run at a short interval keeps
+ * an evenly spaced trace of at most that many points (and says so). */
+#define CTR_MAX_SAMPLES 512
+
 struct ctr_monitor {
 	unsigned interval_ms;
 	double t0;
 	struct ctr_snapshot *snap;
 	size_t n, cap;
+	unsigned long ticks;	/* samples taken */
+	unsigned stride;	/* keep one sample in stride */
+	int pending;		/* snap[n-1] is the latest, not a kept one */
 };
 
 void ctr_start(struct ctr_monitor *m, unsigned interval_ms, double t0);
 void ctr_tick(struct ctr_monitor *m, double t);	/* takes a sample */
-/* Write "counters": {interval_ms, summary{series:{mean,max,unit}}, trace{t,...}}
- * as a member of the object being written. */
+/* Write "counters": {interval_ms, samples, [decimated_by], summary{series:
+ * {mean,max,unit}}, trace{t,...}} as a member of the object being written. */
 void ctr_json(const struct ctr_monitor *m, struct jw *w);
 void ctr_free(struct ctr_monitor *m);
 

@@ -4,6 +4,7 @@
  * fields), 2.6 (7 CPU fields, 14-field diskstats, 7-field partition lines),
  * 4.18 (18 fields) and 5.5+ (20 fields).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "counters.h"
@@ -41,7 +42,7 @@ int main(void)
 	char *b;
 	int n;
 
-	tap_plan(24);
+	tap_plan(35);
 	memset(&vm, 0, sizeof vm);
 	b = load(FIX "stat-2.4.txt", &len);
 	is_int(parse_proc_stat(b, len, &c, &vm), 0, "2.4 /proc/stat parses");
@@ -58,12 +59,33 @@ int main(void)
 	ok(c.fields == 8 && c.user == 10132153 && c.steal == 0, "6.1: all fields read (guest fields ignored)");
 	free(b);
 	is_int(parse_proc_stat("intr 1 2\n", 9, &c, NULL), -1, "no cpu line: rejected");
+	b = load(FIX "stat-2.6.txt", &len);
+	parse_proc_stat(b, len, &c, NULL);
+	ok(c.ctxt == 1990473 && c.intr == 114930548 && c.running == 1 && c.blocked == 0,
+	   "2.6: context switches, interrupts (the total), runnable and blocked tasks");
+	free(b);
+	b = load(FIX "stat-2.4.txt", &len);
+	parse_proc_stat(b, len, &c, NULL);
+	ok(c.ctxt == 1990473 && c.intr == 1462898 && c.running == 0, "2.4: ctxt and intr; no procs lines: 0");
+	free(b);
 
 	memset(&vm, 0, sizeof vm);
 	b = load(FIX "vmstat-6.1.txt", &len);
 	is_int(parse_vmstat(b, len, &vm), 0, "6.1 /proc/vmstat parses");
 	ok(vm.pgpgin == 1406276 && vm.pgpgout == 5036240 && vm.pswpin == 12 && vm.pswpout == 40, "paging counters");
 	ok(vm.have_faults && vm.pgfault == 85741873 && vm.pgmajfault == 6126, "fault counters");
+	free(b);
+	memset(&vm, 0, sizeof vm);
+	b = load(FIX "vmstat-reclaim-6.18.txt", &len);
+	parse_vmstat(b, len, &vm);
+	is_int(vm.pgscan, 245, "6.x reclaim: pgscan = kswapd + direct + khugepaged (not throttle, not the anon/file split)");
+	is_int(vm.pgsteal, 123, "6.x reclaim: pgsteal likewise");
+	free(b);
+	memset(&vm, 0, sizeof vm);
+	b = load(FIX "vmstat-reclaim-2.6.txt", &len);
+	parse_vmstat(b, len, &vm);
+	is_int(vm.pgscan, 5800, "2.6 reclaim: per-zone pgscan_kswapd_ZONE and pgscan_direct_ZONE summed");
+	is_int(vm.pgsteal, 4600, "2.6 reclaim: per-zone pgsteal_ZONE summed");
 	free(b);
 
 	b = load(FIX "diskstats-2.6.txt", &len);
@@ -106,6 +128,37 @@ int main(void)
 		ok(strstr(w.sb.s, "\"counters\":{\"interval_ms\":100,\"samples\":3,\"summary\":{\"cpu_user\":{\"mean\":") != NULL,
 		   "monitor JSON: interval, samples, summary");
 		ok(strstr(w.sb.s, "\"trace\":{\"t\":[0.1,0.2],") != NULL, "monitor JSON: trace times relative to the start");
+		ok(strstr(w.sb.s, "\"ctxt\":{\"mean\":") && strstr(w.sb.s, "\"procs_blocked\":{\"mean\":") &&
+		   strstr(w.sb.s, "\"pgscan\":{\"mean\":") && strstr(w.sb.s, "\"mem_used_pct\":{\"mean\":") &&
+		   strstr(w.sb.s, "\"mem_free\":{\"mean\":") && strstr(w.sb.s, "\"mem_buffers\":{\"mean\":"),
+		   "summary has context switches, blocked tasks, reclaim, sar's %%memused, MemFree and Buffers");
+		ok(!strstr(w.sb.s, "decimated_by"), "a short run is not decimated");
+		sb_free(&w.sb);
+		ctr_free(&mon);
+	}
+	{
+		/* a long run at a short interval: the samples stay bounded, evenly
+		 * spaced, and the last one is the run's end */
+		struct ctr_monitor mon;
+		struct jw w;
+		const size_t ticks = 5000;
+		int even = 1;
+		ctr_start(&mon, 10, 0.0);
+		for (size_t i = 1; i <= ticks; i++)
+			ctr_tick(&mon, i * 0.01);
+		ok(mon.n <= CTR_MAX_SAMPLES && mon.n >= CTR_MAX_SAMPLES / 4, "5001 samples kept as %zu (at most %d)", mon.n,
+		   CTR_MAX_SAMPLES);
+		is_int(mon.stride, 16, "every 16th kept");
+		for (size_t i = 1; i + 1 < mon.n; i++)
+			even &= fabs((mon.snap[i].t - mon.snap[i - 1].t) - mon.stride * 0.01) < 1e-9;
+		ok(even, "kept samples evenly spaced (but the last)");
+		ok(fabs(mon.snap[mon.n - 1].t - ticks * 0.01) < 1e-9, "the last sample is the last tick (%.2f)", mon.snap[mon.n - 1].t);
+		jw_init(&w);
+		jw_obj(&w, NULL);
+		ctr_json(&mon, &w);
+		jw_obj_end(&w);
+		ok(strstr(w.sb.s, "\"decimated_by\":16,\"samples_taken\":5001,") != NULL, "the record says it was decimated, and from how many");
+		ok(w.sb.len < 256 * 1024, "the counters JSON stays small: %zu bytes", w.sb.len);
 		sb_free(&w.sb);
 		ctr_free(&mon);
 	}
