@@ -3,16 +3,23 @@
  * block device, bare partition or console log, in order.
  */
 const char collect_usage[] =
-"usage: bootbench collect SOURCE... [--format jsonl|csv] [--metric SPEC]\n"
+"usage: bootbench collect SOURCE... [--format jsonl|csv] [--metric SPEC [--param K=V]...]\n"
 "\n"
 "SOURCE is a disk image or block device with a GPT partition named\n"
 "bootbench-results, a bare results partition, or a console log holding\n"
 "`BOOTBENCH {...}` lines. Prints every valid record in order, one per line:\n"
 "  jsonl  {\"seq\":N,\"boot_id\":\"...\",\"type\":\"boot|run|end\",\"data\":{...}}\n"
-"  csv    seq,boot_id,kernel,type,plan,workload,layout,tunables,iteration,\n"
-"         status,metric,value,unit,better   (one row per metric)\n"
+"  csv    seq,boot_id,kernel,type,plan,workload,layout,tunables,params,\n"
+"         iteration,status,metric,value,unit,better   (one row per metric)\n"
+"         tunables: what the plan set and whether it held (\"-\": none);\n"
+"         params: the workload's every parameter, defaults included, sorted\n"
 "  --metric [WORKLOAD.]METRIC[@LAYOUT]  csv rows of ok runs of that figure\n"
-"         only (e.g. forkexec.forkexec_us@ramdisk-ext2); implies csv\n"
+"         only (e.g. forkexec.forkexec_us@ramdisk-ext2); implies csv. When\n"
+"         the rows come from runs of different parameters or tunables, the\n"
+"         kinds are listed on stderr and the exit is 100: pick one with\n"
+"  --param K=V  (repeatable) only runs whose parameter K is V, or whose\n"
+"         tunable K held at V. A run that arrives twice (same boot id and\n"
+"         sequence number, e.g. an image and its console log) prints once\n"
 "A partition and the console log of the same boots print identical jsonl.\n"
 "Corrupt or torn records are reported on stderr with their byte offset (or\n"
 "line number) and skipped.\n"
@@ -34,13 +41,20 @@ const char collect_usage[] =
 #include "json.h"
 #include "record.h"
 #include "results.h"
+#include "runid.h"
 #include "source.h"
+#include "strmap.h"
 #include "xio.h"
 
 struct out {
 	int csv;
 	/* --metric: keep only ok rows of this figure (NULL parts match all) */
 	char *m_workload, *m_metric, *m_layout;
+	const char **m_param;	/* --param K=V */
+	size_t m_nparam;
+	struct strmap kinds;	/* distinct run identities among the selected rows */
+	struct strmap seen;	/* --metric: (boot id, seq) of the runs printed */
+	unsigned dups;
 	const char *src;
 	/* kernel release per boot id, for the csv kernel column */
 	char (*boot)[33];
@@ -65,22 +79,6 @@ static void csv_field(const char *s)
 	}
 }
 
-static void compact(struct sbuf *sb, const struct jv *v)
-{
-	/* {"a":1,"b":"x"} -> a=1;b=x, for the one-cell tunables column */
-	if (!v || v->t != J_OBJ)
-		return;
-	for (size_t i = 0; i < v->n; i++) {
-		if (i)
-			sb_putc(sb, ';');
-		sb_printf(sb, "%s=", v->keys[i]);
-		if (v->items[i]->t == J_STR)
-			sb_puts(sb, v->items[i]->str);
-		else
-			json_dump(sb, v->items[i]);
-	}
-}
-
 static const char *kernel_of(struct out *o, const char *boot)
 {
 	for (size_t i = 0; i < o->nboot; i++)
@@ -93,9 +91,11 @@ static void print_csv(struct out *o, const struct jv *rec)
 {
 	const struct jv *data = json_get(rec, "data"), *metrics, *layout;
 	const char *type = json_get_str(rec, "type"), *boot = json_get_str(rec, "boot_id");
-	struct sbuf seq = {0}, tun = {0}, iter = {0};
+	struct sbuf seq = {0}, iter = {0};
+	struct run_id rid;
 	const char *kernel, *layout_name = NULL;
 	size_t nrows = 1;
+	int selected = 0;
 
 	if (!type || !boot)
 		return;
@@ -109,7 +109,17 @@ static void print_csv(struct out *o, const struct jv *rec)
 	kernel = kernel_of(o, boot);
 	if (json_get(rec, "seq") && json_get(rec, "seq")->t == J_NUM)
 		json_dump(&seq, json_get(rec, "seq"));
-	compact(&tun, json_get(data, "tunables"));
+	if (o->m_metric && !strcmp(type, "run") && json_get(rec, "seq") && json_get(rec, "seq")->t == J_NUM) {
+		/* the same run from two sources is one sample */
+		char key[64];
+		snprintf(key, sizeof key, "%.32s:%.0f", boot, json_get(rec, "seq")->num);
+		if (strmap_get(&o->seen, key) != (size_t)-1) {
+			o->dups++;
+			return;
+		}
+		strmap_put(&o->seen, key, 0);
+	}
+	run_identity(data, &rid);
 	if (json_get(data, "iteration"))
 		json_dump(&iter, json_get(data, "iteration"));
 	layout = json_get(data, "layout");
@@ -123,10 +133,14 @@ static void print_csv(struct out *o, const struct jv *rec)
 		if (o->m_metric) {
 			const char *wl = json_get_str(data, "workload"), *st = json_get_str(data, "status");
 			const char *mn = m ? json_get_str(m, "name") : NULL;
-			if (!mn || strcmp(mn, o->m_metric) || !st || strcmp(st, "ok") ||
+			int params_ok = 1;
+			for (size_t p = 0; p < o->m_nparam; p++)
+				params_ok &= params_match(rid.params.s, o->m_param[p]) || params_match(rid.tunables.s, o->m_param[p]);
+			if (!mn || strcmp(mn, o->m_metric) || !st || strcmp(st, "ok") || !params_ok ||
 			    (o->m_workload && (!wl || strcmp(wl, o->m_workload))) ||
 			    (o->m_layout && (!layout_name || strcmp(layout_name, o->m_layout))))
 				continue;
+			selected = 1;
 		}
 		if (m && json_get(m, "value"))
 			json_dump(&val, json_get(m, "value"));
@@ -137,7 +151,8 @@ static void print_csv(struct out *o, const struct jv *rec)
 		csv_field(json_get_str(data, "plan")); putchar(',');
 		csv_field(json_get_str(data, "workload")); putchar(',');
 		csv_field(layout_name); putchar(',');
-		csv_field(tun.s); putchar(',');
+		csv_field(!strcmp(type, "run") ? rid.tunables.s : NULL); putchar(',');
+		csv_field(!strcmp(type, "run") ? rid.params.s : NULL); putchar(',');
 		csv_field(iter.s); putchar(',');
 		csv_field(json_get_str(data, "status")); putchar(',');
 		csv_field(m ? json_get_str(m, "name") : NULL); putchar(',');
@@ -147,8 +162,13 @@ static void print_csv(struct out *o, const struct jv *rec)
 		putchar('\n');
 		sb_free(&val);
 	}
+	if (selected) {
+		char *kind = xasprintf("params %s, tunables %s, layout %s", rid.params.s, rid.tunables.s, rid.layout.s);
+		strmap_put(&o->kinds, kind, o->kinds.n);
+		free(kind);
+	}
+	run_id_free(&rid);
 	sb_free(&seq);
-	sb_free(&tun);
 	sb_free(&iter);
 }
 
@@ -225,14 +245,22 @@ int collect_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--metric") || !strncmp(argv[i], "--metric=", 9)) {
 			const char *f = argv[i][8] == '=' ? argv[i] + 9 : (i + 1 < argc ? argv[++i] : "");
 			parse_metric_spec(&o, f);
+		} else if (!strcmp(argv[i], "--param") && i + 1 < argc) {
+			const char *kv = argv[++i], *eq = strchr(kv, '=');
+			if (!eq || eq == kv || strchr(kv, ' '))
+				die(EXIT_BADINPUT, "--param %s: expected KEY=VALUE", kv);
+			o.m_param = xrealloc(o.m_param, (o.m_nparam + 1) * sizeof *o.m_param);
+			o.m_param[o.m_nparam++] = kv;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			die(EXIT_BADINPUT, "unknown option %s (see bootbench collect --help)", argv[i]);
 		}
 	}
+	if (o.m_nparam && !o.m_metric)
+		die(EXIT_BADINPUT, "--param selects among the runs of --metric: give --metric too");
 	if (o.csv)
-		puts("seq,boot_id,kernel,type,plan,workload,layout,tunables,iteration,status,metric,value,unit,better");
+		puts("seq,boot_id,kernel,type,plan,workload,layout,tunables,params,iteration,status,metric,value,unit,better");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--metric")) {
+		if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--metric") || !strcmp(argv[i], "--param")) {
 			i++;
 			continue;
 		}
@@ -248,5 +276,18 @@ int collect_main(int argc, char **argv)
 		fputs(collect_usage, stderr);
 		die(EXIT_BADINPUT, "no SOURCE given");
 	}
+	if (o.kinds.n > 1) {
+		/* a median over different experiments means nothing */
+		warn("--metric %s matches runs of %zu different kinds; pick one with --param K=V:", o.m_metric, o.kinds.n);
+		for (size_t i = 0; i < o.kinds.cap; i++)
+			if (o.kinds.key[i])
+				fprintf(stderr, "  %s\n", o.kinds.key[i]);
+		rc = EXIT_BADINPUT;
+	}
+	if (o.dups)
+		warn("%u run records arrived twice (same boot id and sequence number): printed once", o.dups);
+	strmap_free(&o.kinds);
+	strmap_free(&o.seen);
+	free(o.m_param);
 	return rc;
 }
