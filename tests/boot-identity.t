@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Run identity in the appliance: one workload at two parameter sets gives
+# two rows in compare; a scheduler the kernel lacks (bfq: a module nobody
+# loads) is recorded as refused with what stayed in force, and compare shows
+# it as refused, apart from the runs where mq-deadline held; a plan that sets
+# no tunable still records the queue settings in force on every device.
+. "$(dirname "$0")/lib.sh"
+g=${KERNEL:-debian-6.1-generic} r=${KERNEL_RT:-debian-6.1-rt}
+[ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
+need_kernel "$g" && need_kernel "$r" || skip_all "$g or $r not fetched (make kernels)"
+plan 12
+
+printf 'plan ident\niterations 2\ntimeout 120\nlayout raw fs=ext2\ntunable scheduler mq-deadline bfq\nworkload tcpbw total=4M msg=64K\nworkload tcpbw total=4M msg=8K\n' > "$T/ident.plan"
+"$BB" mkresults "$T/r.img" --size 8M --plan "$T/ident.plan" 2>/dev/null
+rcs=
+for k in "$g" "$r"; do
+	boot "$k" "$T/$k.log" --results "$T/r.img" --scratch 1:64M
+	rcs="$rcs$?"
+done
+is "$rcs" 00 "two boots ($g, $r) of a plan with tcpbw at msg=64K and msg=8K and scheduler mq-deadline/bfq"
+"$BB" collect "$T/r.img" 2>/dev/null | jq -c 'select(.type=="run") | .data' > "$T/runs"
+is "$(jq -r .status "$T/runs" | sort | uniq -c | awk '{print $1, $2}')" "16 ok" "16 runs, all ok"
+ok "every run records the queue settings in force on its disk" \
+	all_true "$T/runs" '[.tunables.in_force[] | has("scheduler") and has("read_ahead_kb") and has("nr_requests") and has("rotational") and has("write_cache") and has("max_sectors_kb")] | length == 1 and all'
+ok "bfq is refused, recorded with what stayed in force and the kernel's reason" \
+	all_true "$T/runs" 'select(.tunables.requested.scheduler=="bfq") | .tunables.refused | length == 1 and .[0].in_force == "mq-deadline" and (.[0].reason | test("refused scheduler=bfq"))'
+ok "mq-deadline held: nothing refused, in force as asked" \
+	all_true "$T/runs" 'select(.tunables.requested.scheduler=="mq-deadline") | (.tunables.refused | length == 0) and ([.tunables.in_force[].scheduler] == ["mq-deadline"])'
+"$BB" compare "$T/r.img" > "$T/cmp" 2>"$T/cmp.err"; rc=$?
+is "$rc" 0 "compare $g vs $r"
+sed -n '/^== figures/,/^$/p' "$T/cmp" | sed 's/^/# /'
+rows=$(sed -n '/^== figures/,/^$/p' "$T/cmp" | grep '^tcpbw \[' | grep -c ' bandwidth ')
+is "$rows" 4 "tcpbw bandwidth: 2 parameter sets x 2 scheduler outcomes = 4 rows"
+is "$(sed -n '/^== figures/,/^$/p' "$T/cmp" | grep '^tcpbw \[' | grep ' bandwidth ' | grep -c ' n=2 .* n=2 ')" 4 \
+	"... each with 2 runs a kernel (never pooled)"
+ok "rows are labelled with the message size" sh -c "grep -q '^tcpbw \[msg=64K ' '$T/cmp' && grep -q '^tcpbw \[msg=8K ' '$T/cmp'"
+ok "the refused scheduler is shown as refused" grep -q '^tcpbw \[msg=64K scheduler=bfq(refused:vd[a-z])\]' "$T/cmp"
+
+printf 'plan plain\ntimeout 120\nlayout raw fs=ext2\nworkload null\n' > "$T/plain.plan"
+"$BB" mkresults "$T/p.img" --size 8M --plan "$T/plain.plan" 2>/dev/null
+boot "$g" "$T/p.log" --results "$T/p.img" --scratch 1:64M; rc=$?
+is "$rc" 0 "a plan that sets no tunable"
+"$BB" collect "$T/p.img" 2>/dev/null | jq -c 'select(.type=="run") | .data.tunables' > "$T/pt"
+ok "... still records what was in force (virtio-blk's default scheduler none, read_ahead_kb, ...), requested nothing" \
+	all_true "$T/pt" '(.requested == {}) and ([.in_force[]] | length == 1) and ([.in_force[].scheduler] == ["none"]) and ([.in_force[] | has("read_ahead_kb") and has("max_sectors_kb")] | all)'
+done_testing
