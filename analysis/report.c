@@ -33,7 +33,7 @@ static void esc(FILE *o, const char *s)
 
 static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 {
-	const int W = 360, H = 170, top = 28, bottom = 30, left = 10;
+	const int W = 360, H = 150, top = 8, bottom = 30, left = 10;
 	double maxv = 0;
 	size_t nk = c->nkernels, shown = 0;
 	for (size_t k = 0; k < nk; k++) {
@@ -44,10 +44,8 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	}
 	if (maxv <= 0)
 		maxv = 1;
-	fprintf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
-	fprintf(o, "<title>");
-	esc(o, G->metric);
-	fprintf(o, "</title><text x=\"4\" y=\"14\" class=\"ct\">");
+	/* the title is HTML, so a long one wraps instead of being cut */
+	fputs("<figure class=\"bc\"><figcaption>", o);
 	esc(o, G->workload);
 	if (G->label[0]) {
 		fputs(" [", o);
@@ -62,7 +60,8 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	esc(o, G->unit);
 	fputs(", ", o);
 	esc(o, G->better);
-	fputs(" is better)</text>", o);
+	fprintf(o, " is better)</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+		W, H, W, H);
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
 		double bw = (double)(W - 2 * left) / nk, x0 = left + k * bw + bw * 0.15, w = bw * 0.7;
@@ -87,7 +86,7 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 			H - bottom + 26, x->s.mean,
 			k != c->base && x->significant ? (x->worse ? " (worse*)" : " (better*)") : "");
 	}
-	fputs("</svg>\n", o);
+	fputs("</svg></figure>\n", o);
 	(void)shown;
 }
 
@@ -104,9 +103,9 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 		return;
 	}
 	double tmax = t->items[t->n - 1]->num;
-	fprintf(o, "<svg class=\"trace\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><text x=\"4\" y=\"14\" class=\"ct\">", W, H, W, H);
+	fputs("<figure class=\"bc\"><figcaption>", o);
 	esc(o, title);
-	fputs("</text>", o);
+	fprintf(o, "</figcaption><svg class=\"trace\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", W, H, W, H);
 	fprintf(o, "<path d=\"M%d %dH%d\" stroke=\"#999\"/>", L, H - B, W - R);
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct jv *s = tr->items[i];
@@ -134,7 +133,7 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 		si++;
 	}
 	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">each series scaled to its own max</text>", W - R + 6, H - 8);
-	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">0</text><text x=\"%d\" y=\"%d\" class=\"cl\">%.1f s</text></svg>\n", L,
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">0</text><text x=\"%d\" y=\"%d\" class=\"cl\">%.1f s</text></svg></figure>\n", L,
 		H - 8, W - R - 30, H - 8, tmax);
 	json_free(v);
 }
@@ -300,7 +299,7 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 
 static void group_rows(FILE *o, const struct cmp *c, const char *mode, int kind, const char *wl)
 {
-	fprintf(o, "<table><tr><th class=\"l\">what differs</th><th class=\"l\">layout</th><th class=\"l\">%s</th><th>unit</th>",
+	fprintf(o, "<div class=\"tw\"><table><tr><th class=\"l\">what differs</th><th class=\"l\">layout</th><th class=\"l\">%s</th><th>unit</th>",
 		kind == CMP_FIGURE ? "metric" : "counter (per-run mean)");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		fputs("<th>", o);
@@ -357,7 +356,7 @@ static void group_rows(FILE *o, const struct cmp *c, const char *mode, int kind,
 			fputs("</td></tr>\n", o);
 		}
 	}
-	fputs("</table>\n", o);
+	fputs("</table></div>\n", o);
 }
 
 /* Per workload, folded unless it holds a significant change. */
@@ -411,9 +410,11 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}th{background:#f2f2f2}"
 	      "td.l,th.l{text-align:left}.worse{color:#b00}.better{color:#070}.sig{font-weight:bold}.noisy{color:#a60}"
 	      ".charts{display:flex;flex-wrap:wrap;gap:8px}.chart,.trace,.forest{border:1px solid #ddd;background:#fff}"
+	      "figure.bc{margin:0;border:1px solid #ddd;padding:2px}figure.bc figcaption{font-size:11px;font-weight:bold;max-width:360px}"
+	      ".trace+figcaption,figure.bc:has(.trace) figcaption{max-width:640px}.chart,.trace{border:0}"
 	      ".ct{font-size:11px;font-weight:bold}.cl{font-size:10px}.fl{font-size:11px}.fw{font-size:12px;font-weight:bold}"
 	      "details.wl{margin:.4em 0;border:1px solid #ddd;padding:.3em .6em}details.wl>summary{font-weight:bold;cursor:pointer}"
-	      ".note{color:#a60;white-space:normal}.counts{font-size:15px}</style></head><body>\n", o);
+	      ".tw{overflow-x:auto}.note{color:#a60;white-space:normal}.counts{font-size:15px}</style></head><body>\n", o);
 	fprintf(o, "<h1>bootbench: is kernel B different from kernel A?</h1>\n<p>%zu kernels, %zu boots, %u runs. Baseline: <b>",
 		c->nkernels, c->nboots, c->nruns);
 	esc(o, c->kernels[c->base].label);

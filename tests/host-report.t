@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# The HTML report: one self-contained file (no network, no scripts) with the
-# tables, a bar chart with error bars per figure and kernel, and the boot
-# identities; it renders in headless Chromium with its charts present.
+# The HTML report: one self-contained file (no network, no scripts): the
+# summary first, a forest plot of every figure's change, per-workload folds
+# with the tables, a bar chart with error bars per figure and kernel and the
+# counters compared, and the boot identities. Headless Chromium renders it;
+# the rendered text (printed to PDF, read back by pdftotext) must name the
+# regressions of the golden inputs in full, and every record string is
+# escaped.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 8
+plan 16
 "$BB" compare "$F" --html "$T/report.html" > /dev/null; rc=$?
 is "$rc" 0 "compare --html writes the report"
 ok "self-contained: no scripts, no external URLs or resources" \
 	sh -c "! grep -Eqi '<script|https?://|src=|<link' '$T/report.html'"
 is "$(grep -o '<rect class="bar"' "$T/report.html" | wc -l)" 8 "a bar per kernel for each of the 4 figures"
 is "$(grep -o '<path class="err"' "$T/report.html" | wc -l)" 8 "each bar has an error bar (n >= 2)"
+is "$(grep -o '<svg class="forest"' "$T/report.html" | wc -l)" 2 "a forest plot per mode (wallclock, deterministic)"
+is "$(grep -o '<details class="wl"' "$T/report.html" | wc -l)" 2 "a fold per workload and mode"
 ok "the boot identities are listed (10 boots)" test "$(grep -o '<td class="l">00000000000000000000000000000' "$T/report.html" | wc -l)" -ge 10
+# hostile strings from a record are escaped
+sed 's/"workload":"stream"/"workload":"<script>alert(1)<\/script>"/' "$F" > "$T/evil.jsonl"
+"$BB" compare "$T/evil.jsonl" --html "$T/evil.html" > /dev/null
+ok "a <script> in a record's field is escaped in the report" \
+	sh -c "grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' '$T/evil.html' && ! grep -qi '<script' '$T/evil.html'"
 CHROME=$(command -v chromium || true)
-if [ -z "$CHROME" ]; then
-	for i in 1 2 3; do skip "chromium not installed (scripts/install-deps installs it)"; done
+if [ -z "$CHROME" ] || ! command -v pdftotext >/dev/null; then
+	for i in 1 2 3 4 5 6 7 8; do skip "chromium or pdftotext not installed (scripts/install-deps installs them)"; done
 	done_testing
 fi
 flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
@@ -27,4 +38,27 @@ ok "Chromium renders a screenshot" test -s "$T/shot.png"
 size=$(stat -c %s "$T/shot.png" 2>/dev/null || echo 0)
 ok "the screenshot is not blank ($size bytes)" test "$size" -gt 30000
 [ -n "${REPORT_SHOT:-}" ] && cp "$T/shot.png" "$REPORT_SHOT"
+# what a person reads: the page as Chromium lays it out, as text
+has() { case $1 in *"$2"*) return 0 ;; esac; echo "# not in the rendered text: $2"; return 1; }
+rendered() { # HTML -> its rendered text as laid out, a line per row, spaces squeezed
+	timeout 60 "$CHROME" $flags --no-pdf-header-footer --print-to-pdf="$T/r.pdf" "file://$1" >/dev/null 2>&1
+	pdftotext -layout "$T/r.pdf" - 2>/dev/null | tr -s ' ' | sed 's/^ //; s/ $//'
+}
+NL=$'\n'
+flat() { pdftotext "$T/r.pdf" - 2>/dev/null | tr '\n' ' ' | tr -s ' '; }	# the last rendering, on one line
+txt=$(rendered "$T/report.html")
+case $txt in
+*"6.1.192 rt vs 6.1.192 generic"$NL*"3 figures: 2 worse, 0 better, 1 unchanged."*) pass "rendered summary: 3 figures, 2 worse, 0 better, 1 unchanged" ;;
+*) fail "rendered summary: 3 figures, 2 worse, 0 better, 1 unchanged"; echo "# rendered: ${txt:0:600}" ;;
+esac
+ok "rendered summary names the two regressions, largest first, with interval and q" \
+	has "$txt" "-12.1% worse [-13.7%, -10.5%] 7.5e-05 stream / ramdisk-ext2: write MB/s, higher is better$NL+11.9% worse [+11.2%, +12.6%] 3.5e-06 stream / ramdisk-ext2: forkexec ms, lower is better"
+"$BB" compare tests/fixtures/compare/params.jsonl --html "$T/params.html" > /dev/null
+txt=$(rendered "$T/params.html")
+ok "rendered: the parameter sets' regressions named in full, largest first (tcpbw [msg=8K], then [msg=64K])" \
+	has "$txt" "-9.7% worse [-13.0%, -6.4%] 0.0097 tcpbw [msg=8K] / ramdisk-ext2: bandwidth MB/s, higher is better$NL-9.1% worse [-11.0%, -7.3%] 0.00069 tcpbw [msg=64K] / ramdisk-ext2: bandwidth MB/s, higher is better"
+ok "rendered: chart titles whole, not cut (... (MB/s, higher is better))" \
+	has "$(flat)" "tcpbw [msg=64K] / ramdisk-ext2: bandwidth (MB/s, higher is better)"
+ok "rendered: the forest plot labels every figure, the refused scheduler included" \
+	has "$txt" "scheduler=bfq(refused:ram0) / ramdisk-ext2: write_MBps"
 done_testing
