@@ -2,12 +2,14 @@
  * source.c - reading records from images, partitions and console logs.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "defaults.h"
 #include "err.h"
 #include "record.h"
 #include "results.h"
@@ -37,43 +39,80 @@ static void part_corrupt(void *ctx, uint64_t off, const char *why)
 	warn("%s: offset %llu: %s", pc->src, (unsigned long long)off, why);
 }
 
+/* One line of a console log or of collect output: find its record, if any. */
+static int one_line(char *p, size_t ll, unsigned long lineno, record_line_fn fn, void *ctx)
+{
+	char *json = NULL, where[32];
+	size_t rl;
+	if (ll >= 8 && !memcmp(p, "{\"seq\":", 7)) {
+		json = p;	/* a line of `bootbench collect` output */
+	} else {
+		char *rec = memmem(p, ll, CONSOLE_PREFIX "{", strlen(CONSOLE_PREFIX) + 1);
+		if (rec)
+			json = rec + strlen(CONSOLE_PREFIX);
+	}
+	if (!json)
+		return 0;
+	rl = p + ll - json;
+	while (rl && (json[rl - 1] == '\r' || json[rl - 1] == ' '))
+		rl--;
+	snprintf(where, sizeof where, "line %lu", lineno);
+	fn(ctx, json, rl, where);
+	return 1;
+}
+
+/* Streamed, so memory is bounded by the longest line allowed, not by the
+ * file: a record is at most RECORD_PAYLOAD_MAX bytes, and a line longer
+ * than that plus a console's prefix is skipped with a warning, unparsed. */
 static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx)
 {
-	size_t len;
-	char *buf = read_fd(fd, 1u << 30, &len), *p, *end;
-	unsigned long lineno = 0, found = 0;
-	if (!buf) {
-		warn_sys("unable to read %s", src);
-		return 1;
-	}
-	for (p = buf, end = buf + len; p < end;) {
-		char *nl = memchr(p, '\n', end - p), *json = NULL;
-		size_t ll, rl;
-		if (!nl)
-			nl = end;
-		lineno++;
-		ll = nl - p;
-		if (ll >= 8 && !memcmp(p, "{\"seq\":", 7)) {
-			json = p;	/* a line of `bootbench collect` output */
-		} else {
-			char *rec = memmem(p, ll, CONSOLE_PREFIX "{", strlen(CONSOLE_PREFIX) + 1);
-			if (rec)
-				json = rec + strlen(CONSOLE_PREFIX);
+	const size_t max_line = RECORD_PAYLOAD_MAX + 4096, chunk = 1u << 20;
+	char *buf = xmalloc(max_line + chunk);
+	size_t have = 0;
+	unsigned long lineno = 0, found = 0, toolong = 0;
+	int skipping = 0, eof = 0;
+	while (!eof) {
+		ssize_t n = read(fd, buf + have, max_line + chunk - have);
+		char *p = buf, *end, *nl;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			warn_sys("unable to read %s", src);
+			free(buf);
+			return 1;
 		}
-		if (json) {
-			rl = nl - json;
-			while (rl && (json[rl - 1] == '\r' || json[rl - 1] == ' '))
-				rl--;
-			char where[32];
-			found++;
-			snprintf(where, sizeof where, "line %lu", lineno);
-			fn(ctx, json, rl, where);
+		if (n == 0) {
+			eof = 1;
+			if (have && buf[have - 1] != '\n')
+				buf[have++] = '\n';	/* the last line, unterminated */
 		}
-		p = nl + 1;
+		have += n;
+		end = buf + have;
+		while (p < end && (nl = memchr(p, '\n', end - p))) {
+			lineno++;
+			if (!skipping)
+				found += one_line(p, nl - p, lineno, fn, ctx);
+			skipping = 0;
+			p = nl + 1;
+		}
+		have = end - p;
+		if (have >= max_line && !eof) {
+			/* no newline within the longest record there can be */
+			if (!skipping) {
+				toolong++;
+				warn("%s: line %lu: longer than %zu bytes, more than any record: skipped", src, lineno + 1,
+				     max_line);
+			}
+			skipping = 1;
+			have = 0;
+			continue;
+		}
+		memmove(buf, p, have);
 	}
 	free(buf);
 	if (!found) {
-		warn("%s: no results partition and no record lines: nothing to collect", src);
+		warn("%s: no results partition and no record lines%s: nothing to collect", src,
+		     toolong ? " (only over-long lines)" : "");
 		return 1;
 	}
 	return 0;
