@@ -17,8 +17,8 @@ is "$rcs" 000000 "six deterministic boots of $k, tagged A and B"
 "$BB" compare "$img" --csv > "$T/aa.csv" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare A vs B"
 "$BB" compare "$img" | sed 's/^/# /'
-figs=$(awk -F, 'NR > 1 && $9 == "0"' "$T/aa.csv" | wc -l)
-sig=$(awk -F, 'NR > 1 && $9 == "0" && $17 == "1"' "$T/aa.csv" | wc -l)
+figs=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure"' "$T/aa.csv" | wc -l)
+sig=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $17 == "1"' "$T/aa.csv" | wc -l)
 ok "figures compared: $figs (at least 6)" test "$figs" -ge 6
 ok "significant A/A differences: $sig of $figs (at most 5%)" test $((sig * 100)) -le $((figs * 5))
 diag "CoV per figure: $(awk -F, 'NR > 1 {printf "%s/%s/%s=%.3f%% ", $8, $3, $5, $13 * 100}' "$T/aa.csv")"
