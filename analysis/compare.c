@@ -534,6 +534,26 @@ int cmp_mode_has(const struct cmp *c, const char *mode, int kind)
 	return 0;
 }
 
+void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const struct cmp_cell *x = &G->cell[k];
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!x->n && !G->cell[c->base].n))
+			continue;
+		t->figures++;
+		if (!isfinite(x->q))
+			t->untested++;
+		else if (!x->significant)
+			t->same++;
+		else if (x->worse)
+			t->worse++;
+		else
+			t->better++;
+	}
+}
+
 static const struct cmp *sort_c;
 static size_t sort_k;
 

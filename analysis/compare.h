@@ -106,6 +106,11 @@ void cmp_print_csv(const struct cmp *c, FILE *o);
 int cmp_write_html(const struct cmp *c, const char *path);
 
 /* Helpers shared by the text and HTML output. */
+struct cmp_tally {
+	size_t figures, worse, better, same, untested;
+};
+/* How the figures of one mode fared for kernel k against the baseline. */
+void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally *t);
 int cmp_mode_has(const struct cmp *c, const char *mode, int kind);
 /* Indices of the groups of one mode and kind whose cell k is significant,
  * worst first for k's "worse", then better; returns how many. */

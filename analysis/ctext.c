@@ -91,30 +91,17 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 	size_t *ix = xcalloc(c->ngroups + 1, sizeof *ix);
 	fprintf(o, "\n== summary, mode %s (%s) ==\n", mode, mode_note(mode));
 	for (size_t k = 0; k < c->nkernels; k++) {
-		size_t worse = 0, better = 0, same = 0, untested = 0, figs = 0, n, nw = 0;
+		struct cmp_tally t;
+		size_t n;
 		if (k == c->base)
 			continue;
-		for (size_t g = 0; g < c->ngroups; g++) {
-			const struct cmp_group *G = &c->groups[g];
-			const struct cmp_cell *x = &G->cell[k];
-			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!x->n && !G->cell[c->base].n))
-				continue;
-			figs++;
-			if (!isfinite(x->q))
-				untested++;
-			else if (!x->significant)
-				same++;
-			else if (x->worse)
-				worse++;
-			else
-				better++;
-		}
-		if (!figs)
+		cmp_tally(c, mode, k, &t);
+		if (!t.figures)
 			continue;
 		fprintf(o, "%s vs %s: %zu figures: %zu worse, %zu better, %zu unchanged", c->kernels[k].label,
-			c->kernels[c->base].label, figs, worse, better, same);
-		if (untested)
-			fprintf(o, ", %zu not testable (fewer than 2 runs a side)", untested);
+			c->kernels[c->base].label, t.figures, t.worse, t.better, t.same);
+		if (t.untested)
+			fprintf(o, ", %zu not testable (fewer than 2 runs a side)", t.untested);
 		fputc('\n', o);
 		n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 		for (size_t i = 0; i < n; i++) {
@@ -143,7 +130,6 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 				char title[512];
 				cmp_group_title(G, title, sizeof title);
 				fprintf(o, "  note: tunables in force differ for %s: %s\n", title, G->inforce_diff);
-				nw++;
 			}
 		}
 	}

@@ -146,30 +146,17 @@ static const char *mode_title(const char *mode)
 
 static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix)
 {
-	size_t worse = 0, better = 0, same = 0, untested = 0, figs = 0, n;
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *G = &c->groups[g];
-		const struct cmp_cell *x = &G->cell[k];
-		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!x->n && !G->cell[c->base].n))
-			continue;
-		figs++;
-		if (!isfinite(x->q))
-			untested++;
-		else if (!x->significant)
-			same++;
-		else if (x->worse)
-			worse++;
-		else
-			better++;
-	}
+	struct cmp_tally t;
+	size_t n;
+	cmp_tally(c, mode, k, &t);
 	fputs("<h3 class=\"vs\">", o);
 	esc(o, c->kernels[k].label);
 	fputs(" vs ", o);
 	esc(o, c->kernels[c->base].label);
 	fprintf(o, "</h3>\n<p class=\"counts\">%zu figures: <span class=\"worse sig\">%zu worse</span>, "
-		   "<span class=\"better sig\">%zu better</span>, %zu unchanged", figs, worse, better, same);
-	if (untested)
-		fprintf(o, ", %zu not testable (fewer than 2 runs a side)", untested);
+		   "<span class=\"better sig\">%zu better</span>, %zu unchanged", t.figures, t.worse, t.better, t.same);
+	if (t.untested)
+		fprintf(o, ", %zu not testable (fewer than 2 runs a side)", t.untested);
 	fputs(".</p>\n", o);
 	n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 	if (!n) {

@@ -20,6 +20,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Sort n strings, join them with spaces into out ("-" when none), free them. */
+static void join_sorted(struct sbuf *out, char **items, size_t n)
+{
+	qsort(items, n, sizeof *items, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		sb_printf(out, "%s%s", i ? " " : "", items[i]);
+		free(items[i]);
+	}
+	if (!n)
+		sb_puts(out, "-");
+	free(items);
+}
+
 static void value_text(struct sbuf *sb, const struct jv *v)
 {
 	if (!v || v->t == J_NULL)
@@ -46,12 +59,7 @@ static void pairs(struct sbuf *out, const struct jv *o)
 		value_text(&sb, o->items[i]);
 		items[n++] = sb_steal(&sb);
 	}
-	qsort(items, n, sizeof *items, cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		sb_printf(out, "%s%s", i ? " " : "", items[i]);
-		free(items[i]);
-	}
-	free(items);
+	join_sorted(out, items, n);
 }
 
 static void layout_key(struct sbuf *out, const struct jv *l)
@@ -136,15 +144,10 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv
 			sb_free(&on);
 			items[n++] = sb_steal(&sb);
 		}
-		qsort(items, n, sizeof *items, cmp_str);
-		for (size_t i = 0; i < n; i++) {
-			sb_printf(out, "%s%s", i ? " " : "", items[i]);
-			free(items[i]);
-		}
-		free(items);
-	}
-	if (!n)
+		join_sorted(out, items, n);
+	} else {
 		sb_puts(out, "-");
+	}
 	/* the rest of what was in force, device by device */
 	n = 0;
 	if (in && in->t == J_OBJ) {
@@ -163,15 +166,10 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv
 				items[n++] = sb_steal(&sb);
 			}
 		}
-		qsort(items, n, sizeof *items, cmp_str);
-		for (size_t i = 0; i < n; i++) {
-			sb_printf(inforce, "%s%s", i ? " " : "", items[i]);
-			free(items[i]);
-		}
-		free(items);
-	}
-	if (!n)
+		join_sorted(inforce, items, n);
+	} else {
 		sb_puts(inforce, "-");
+	}
 }
 
 void run_identity(const struct jv *data, struct run_id *id)
