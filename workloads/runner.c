@@ -3,12 +3,18 @@
  * deadline. A hang is killed and recorded `timeout`, a crash is recorded
  * `crashed` with its signal, and the caller goes on to the next run. The child
  * reports its figures as one JSON object over a pipe.
+ *
+ * The child never runs PID 1's paths: it replaces the die hook it inherited
+ * (which would end the boot) with one that writes the fatal message as its
+ * report and _exits 111, so a die() or a failed x* allocation in a workload
+ * is a `failed` run with that message, and the plan goes on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +22,69 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "defaults.h"
+#include "err.h"
 #include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
+/* The workload child's report pipe and pid, for its die hook. */
+static int child_fd = -1;
+static pid_t child_pid;
+
+/* Copy s into out as a JSON string literal, without allocating: the hook
+ * may run because malloc failed. */
+static size_t quote_static(char *out, size_t cap, const char *s)
+{
+	size_t o = 0;
+	if (cap < 3)
+		return 0;
+	out[o++] = '"';
+	for (; *s && o + 8 < cap; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\') {
+			out[o++] = '\\';
+			out[o++] = ch;
+		} else if (ch < 0x20) {
+			o += snprintf(out + o, cap - o, "\\u%04x", ch);
+		} else {
+			out[o++] = ch;
+		}
+	}
+	out[o++] = '"';
+	out[o] = 0;
+	return o;
+}
+
+static void __attribute__((noreturn)) child_die_hook(int code, const char *msg)
+{
+	static char rep[4096];
+	size_t n;
+	(void)code;
+	/* A process the workload forked (a server, a seeker) has no report of
+	 * its own to write: it only exits, and the workload sees that. */
+	if (getpid() == child_pid && child_fd >= 0) {
+		n = (size_t)snprintf(rep, sizeof rep, "{\"ok\":false,\"reason\":");
+		n += quote_static(rep + n, sizeof rep - n - 32, msg);
+		n += (size_t)snprintf(rep + n, sizeof rep - n, ",\"metrics\":[]}");
+		write_all(child_fd, rep, n);
+	}
+	fflush(NULL);
+	_exit(EXIT_SYSFAIL);
+}
+
 static void __attribute__((noreturn)) child(const struct workload *w, const char *dir, const char *dev,
 					    const struct kvpair *params, size_t nparams, int fd)
 {
-	struct wctx *c = xcalloc(1, sizeof *c);
+	struct wctx *c;
 	struct jw out;
 	int rc = 0;
 	sigset_t none;
 
+	child_fd = fd;
+	child_pid = getpid();
+	die_hook = child_die_hook;
+	c = xcalloc(1, sizeof *c);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
