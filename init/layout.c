@@ -63,6 +63,15 @@ static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
 		sb_free(&local);
 		return fail(bl, "failed", "unable to run %s: %s", argv[0], strerror(errno));
 	}
+	if (r.dropped) {
+		/* said in the fingerprint, so in every run record on this layout */
+		warn("%s printed %llu bytes past the %u MiB capture limit: dropped", argv[0], r.dropped,
+		     PROC_CAPTURE_MAX >> 20);
+		if (bl->nwarnings < sizeof bl->warnings / sizeof *bl->warnings)
+			snprintf(bl->warnings[bl->nwarnings++], sizeof *bl->warnings,
+				 "%s printed %llu bytes past the %u MiB capture limit: dropped", argv[0], r.dropped,
+				 PROC_CAPTURE_MAX >> 20);
+	}
 	if (r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
 		char *last = o->s ? o->s : (char *)"";
 		size_t l = o->len;
@@ -353,6 +362,12 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	jw_str(&fp, "unit", "s");
 	jw_str(&fp, "better", "lower");
 	jw_obj_end(&fp);
+	if (bl->nwarnings) {
+		jw_arr(&fp, "warnings");
+		for (size_t i = 0; i < bl->nwarnings; i++)
+			jw_str(&fp, NULL, bl->warnings[i]);
+		jw_arr_end(&fp);
+	}
 	jw_obj_end(&fp);
 	bl->fingerprint = sb_steal(&fp.sb);
 	sb_free(&md_detail);

@@ -116,6 +116,14 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 		jw_obj_end(&out);
 	}
 	jw_arr_end(&out);
+	if (c->dropped_metrics) {
+		char wmsg[WL_WARNING_LEN];
+		snprintf(wmsg, sizeof wmsg, "%lu metrics past the first %d were dropped", c->dropped_metrics,
+			 WL_MAX_METRICS);
+		jw_arr(&out, "warnings");
+		jw_str(&out, NULL, wmsg);
+		jw_arr_end(&out);
+	}
 	jw_raw(&out, "details", c->details.sb.s);
 	jw_obj_end(&out);
 	write_all(fd, out.sb.s, out.sb.len);
@@ -123,18 +131,35 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 	_exit(rc == 0 ? 0 : 1);
 }
 
+void run_outcome_warn(struct run_outcome *o, const char *fmt, ...)
+{
+	va_list ap;
+	if (o->nwarnings >= WL_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->warnings[o->nwarnings++], WL_WARNING_LEN, fmt, ap);
+	va_end(ap);
+}
+
 static void parse_child_report(struct run_outcome *o, const char *text, size_t len)
 {
 	char err[128];
 	struct jv *v = json_parse(text, len, err, sizeof err);
-	const struct jv *m, *d;
+	const struct jv *m, *d, *ws;
 	if (!v) {
 		snprintf(o->reason, sizeof o->reason, "the workload's report was unreadable (%s)", err);
 		return;
 	}
 	if (json_get_str(v, "reason"))
 		snprintf(o->reason, sizeof o->reason, "%s", json_get_str(v, "reason"));
+	ws = json_get(v, "warnings");
+	for (size_t i = 0; ws && ws->t == J_ARR && i < ws->n; i++)
+		if (ws->items[i]->t == J_STR)
+			run_outcome_warn(o, "%s", ws->items[i]->str);
 	m = json_get(v, "metrics");
+	if (m && m->t == J_ARR && m->n > WL_MAX_METRICS)
+		run_outcome_warn(o, "the report held %zu metrics; those past the first %d were dropped", m->n,
+				 WL_MAX_METRICS);
 	for (size_t i = 0; m && m->t == J_ARR && i < m->n && o->nmetrics < WL_MAX_METRICS; i++) {
 		const struct jv *x = m->items[i];
 		struct metric *mm = &o->metrics[o->nmetrics++];
@@ -157,6 +182,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 unsigned monitor_ms, struct run_outcome *o)
 {
 	int pfd[2], st = 0, done = 0;
+	unsigned long long rep_dropped = 0;
 	struct sbuf rep = {0};
 	double deadline, next_sample;
 	pid_t pid;
@@ -225,8 +251,10 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			done = 1;
 			break;
 		}
-		if (rep.len < (8u << 20))
+		if (rep.len < WL_REPORT_MAX)
 			sb_add(&rep, buf, n);
+		else
+			rep_dropped += n;	/* said in the record below */
 	}
 	close(pfd[0]);
 	/* the child closed its end: give it until the deadline to exit */
@@ -257,6 +285,9 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		snprintf(o->status, sizeof o->status, "crashed");
 		snprintf(o->reason, sizeof o->reason, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
 	} else {
+		if (rep_dropped)
+			run_outcome_warn(o, "the workload's report passed %u MiB: its last %llu bytes were dropped",
+					 WL_REPORT_MAX >> 20, rep_dropped);
 		parse_child_report(o, rep.s ? rep.s : "", rep.len);
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && rep.len)
 			snprintf(o->status, sizeof o->status, "ok");
@@ -296,6 +327,12 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	if (o->nwarnings) {
+		jw_arr(w, "warnings");
+		for (size_t i = 0; i < o->nwarnings; i++)
+			jw_str(w, NULL, o->warnings[i]);
+		jw_arr_end(w);
+	}
 	if (o->details)
 		jw_raw(w, "details", o->details);
 	if (o->mon.n)
