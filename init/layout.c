@@ -108,13 +108,25 @@ static int wipe(struct built_layout *bl, const char *name, int relabel)
 		close(fd);
 		return fail(bl, "failed", "unable to wipe %s: %s", path, strerror(errno));
 	}
+	/* A label that is not written back, or not flushed, silently stops the
+	 * disk being claimed on the next boot: that is a failure of the layout. */
 	if (relabel) {
 		unsigned char label[512];
 		scratch_label_make(label);
-		pwrite_all(fd, label, sizeof label, 0);
+		if (pwrite_all(fd, label, sizeof label, 0) < 0) {
+			close(fd);
+			return fail(bl, "failed", "unable to write the scratch label back to %s: %s", path,
+				    strerror(errno));
+		}
 	}
-	fsync(fd);
-	close(fd);
+	if (fsync(fd) < 0) {
+		int e = errno;
+		close(fd);
+		return fail(bl, "failed", "unable to flush %s%s: %s", path, relabel ? " (its scratch label)" : "",
+			    strerror(e));
+	}
+	if (close(fd) < 0)
+		return fail(bl, "failed", "unable to close %s: %s", path, strerror(errno));
 	return 0;
 }
 
