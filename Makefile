@@ -8,6 +8,8 @@
 
 include config.mk
 PROVE_FLAGS ?=
+# Every test file runs under a deadline (kselftest's per-test timeout).
+PROVE    := prove --exec $(CURDIR)/tests/timeout-run
 export BOOTBENCH_CACHE
 
 B        := build
@@ -85,10 +87,10 @@ $(B)/tests/%.t: tests/unit/%.c tests/unit/tap.h $(LIB_HOST)
 	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) -lm
 
 check-unit: $(UNIT_BIN) $(B)/bootbench
-	prove $(PROVE_FLAGS) --exec '' $(UNIT_BIN) tests/host-*.t
+	$(PROVE) $(PROVE_FLAGS) $(UNIT_BIN) tests/host-*.t
 
 check-boot: all
-	prove $(PROVE_FLAGS) --exec '' tests/boot-*.t
+	$(PROVE) $(PROVE_FLAGS) tests/boot-*.t
 
 # The main job: set up, build, fetch two kernels, boot, collect, compare.
 demo:
@@ -109,14 +111,14 @@ bench-sensitivity: all
 
 # Power cuts while the appliance writes (also part of make check).
 check-faults: all
-	prove $(PROVE_FLAGS) --exec '' tests/faults-*.t
+	$(PROVE) $(PROVE_FLAGS) tests/faults-*.t
 
 # The README's test command: sets itself up, then every test through prove.
 check: deps
 	$(MAKE) all
 	$(MAKE) kernels
 	$(MAKE) $(UNIT_BIN)
-	prove $(PROVE_FLAGS) --exec '' $(UNIT_BIN) $(wildcard tests/*.t)
+	$(PROVE) $(PROVE_FLAGS) $(UNIT_BIN) $(wildcard tests/*.t)
 
 clean:
 	rm -rf $(B)/host $(B)/musl $(B)/tests $(B)/bootbench $(B)/bootbench.static

@@ -33,8 +33,7 @@ extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[]
 
 /* Small shared helpers for commands. */
 int wants_help(int argc, char **argv);
-/* Parse "64M", "1G", "4096", "512K" into bytes; -1 when malformed. */
-long long parse_size(const char *s);
+/* Sizes and durations: lib/units.h, the one grammar of each. */
 /* What a disk already holds (partition table, filesystem, RAID), or NULL. */
 const char *disk_signature(int fd);
 

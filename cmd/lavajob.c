@@ -43,6 +43,7 @@ const char lavajob_usage[] =
 #include "defaults.h"
 #include "err.h"
 #include "sbuf.h"
+#include "units.h"
 #include "xio.h"
 
 /* Writes len bytes to path (created or truncated), durably. */
@@ -111,10 +112,10 @@ int lavajob_main(int argc, char **argv)
 		if (k < sizeof strs / sizeof *strs)
 			*strs[k].val = v;
 		else if (!strcmp(a, "--timeout")) {
-			char *e;
-			timeout = strtol(v, &e, 10);
-			if (!*v || *e || timeout < 1 || timeout > 1440)
-				die(EXIT_BADINPUT, "bad --timeout \"%s\" (minutes, 1..1440)", v);
+			unsigned long long t;
+			if (parse_duration(v, 60000, 1440, &t) < 0 || t < 1)
+				die(EXIT_BADINPUT, "bad --timeout \"%s\" (minutes, 1..1440: " DURATION_HELP ")", v);
+			timeout = (long)t;
 		} else
 			die(EXIT_BADINPUT, "unknown option %s (see bootbench lava-job --help)", a);
 	}

@@ -44,28 +44,6 @@ int wants_help(int argc, char **argv)
 	return 0;
 }
 
-long long parse_size(const char *s)
-{
-	char *end;
-	long long v;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoll(s, &end, 10);
-	if (end == s)
-		return -1;
-	switch (*end) {
-	case 0: return v;
-	case 'k': case 'K': v <<= 10; break;
-	case 'm': case 'M': v <<= 20; break;
-	case 'g': case 'G': v <<= 30; break;
-	case 't': case 'T': v <<= 40; break;
-	default: return -1;
-	}
-	if (end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
-		return -1;
-	return v;
-}
-
 static void usage(FILE *o)
 {
 	fprintf(o, "usage: bootbench COMMAND [ARGS...]   (bootbench COMMAND --help for more)\n\ncommands:\n");

@@ -8,7 +8,9 @@ const char mkresults_usage[] =
 "\n"
 "Creates a GPT disk with one partition named bootbench-results (type GUID\n"
 "6b6f6f62-6562-636e-6872-657375746c73) and writes an empty results header.\n"
-"  IMAGE          a new sparse image file (SIZE default 64M; K, M, G suffixes)\n"
+"  IMAGE          a new sparse image file (SIZE default 64M, at most 16T; K, M,\n"
+"                 G, T suffixes, powers of 1024); removed again if mkresults\n"
+"                 fails after creating it\n"
 "  --device DEV   a real block device: everything on it is destroyed; needs\n"
 "                 --yes-destroy, and refuses a device holding any partition\n"
 "                 table or filesystem/RAID signature unless --force is given\n"
@@ -32,6 +34,7 @@ const char mkresults_usage[] =
 #include "err.h"
 #include "gpt.h"
 #include "results.h"
+#include "units.h"
 #include "xio.h"
 
 /* Signatures that mean "somebody's data lives here". */
@@ -85,10 +88,23 @@ static char *load_plan(const char *file, size_t *len, char *name, size_t namelen
 	return text;
 }
 
+/* An image this run created, removed if it dies before finishing: a
+ * half-made image would block the next try ("exists; refusing"). */
+static const char *created;
+
+static void remove_created(int code, const char *msg)
+{
+	(void)code;
+	(void)msg;
+	if (created && unlink(created) == 0)
+		info("removed the unfinished %s", created);
+	created = NULL;
+}
+
 int mkresults_main(int argc, char **argv)
 {
 	const char *image = NULL, *device = NULL, *planfile = NULL;
-	long long size = RESULTS_DEFAULT_SIZE;
+	unsigned long long size = RESULTS_DEFAULT_SIZE;
 	int yes = 0, force = 0, fd;
 	unsigned char gtype[16];
 	struct gpt_part part;
@@ -101,9 +117,9 @@ int mkresults_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--size") && i + 1 < argc) {
-			size = parse_size(argv[++i]);
-			if (size < 0)
-				die(EXIT_BADINPUT, "bad --size \"%s\" (e.g. 64M, 1G)", argv[i]);
+			if (parse_size(argv[++i], RESULTS_MAX_IMAGE, &size) < 0)
+				die(EXIT_BADINPUT, "bad --size \"%s\": %s (e.g. 64M, 1G; at most 16T)", argv[i],
+				    errno == ERANGE ? "too large" : "not a size: " SIZE_HELP);
 		} else if (!strcmp(a, "--device") && i + 1 < argc) {
 			device = argv[++i];
 		} else if (!strcmp(a, "--plan") && i + 1 < argc) {
@@ -128,15 +144,21 @@ int mkresults_main(int argc, char **argv)
 
 	if (image) {
 		struct stat st;
+		int existed;
 		if (size < 2 * 1024 * 1024)
-			die(EXIT_BADINPUT, "--size %lld is too small: at least 2M", size);
-		if (stat(image, &st) == 0 && !force)
+			die(EXIT_BADINPUT, "--size %llu is too small: at least 2M", size);
+		existed = stat(image, &st) == 0;
+		if (existed && !force)
 			die(EXIT_BADINPUT, "%s exists; refusing to overwrite it (use --force)", image);
 		fd = open(image, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
 			die_sys(EXIT_SYSFAIL, "unable to create %s", image);
-		if (ftruncate(fd, size) < 0)
-			die_sys(EXIT_SYSFAIL, "unable to size %s to %lld bytes", image, size);
+		if (!existed) {
+			created = image;
+			die_hook = remove_created;
+		}
+		if (ftruncate(fd, (off_t)size) < 0)
+			die_sys(EXIT_SYSFAIL, "unable to size %s to %llu bytes", image, size);
 	} else {
 		const char *sig;
 		struct stat st;
@@ -163,6 +185,7 @@ int mkresults_main(int argc, char **argv)
 		die(EXIT_SYSFAIL, "%s", err);
 	if (fsync(fd) < 0 || close(fd) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to flush %s", image ? image : device);
+	created = NULL;	/* finished: it stays */
 	info("%s: results partition %u, %llu KiB for records%s%s", image ? image : device, part.index,
 	     (unsigned long long)(reg.size - RESULTS_HDR_AREA) / 1024, plan ? ", stored plan " : "",
 	     plan ? planname : "");

@@ -26,6 +26,7 @@ const char run_usage[] =
 #include "err.h"
 #include "json.h"
 #include "plan.h"
+#include "units.h"
 #include "record.h"
 #include "workload.h"
 #include "xio.h"
@@ -62,15 +63,16 @@ int run_main(int argc, char **argv)
 		} else if (!strcmp(a, "--dev") && i + 1 < argc) {
 			dev = argv[++i];
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc) {
-			long long t = parse_size(argv[++i]);
-			if (t <= 0 || t > 86400)
-				die(EXIT_BADINPUT, "bad --timeout \"%s\" (seconds, 1..86400)", argv[i]);
-			timeout = t;
+			unsigned long long t;
+			if (parse_duration(argv[++i], 1000, 86400, &t) < 0 || t < 1)
+				die(EXIT_BADINPUT, "bad --timeout \"%s\" (seconds, 1..86400: " DURATION_HELP ")", argv[i]);
+			timeout = (unsigned)t;
 		} else if (!strcmp(a, "--monitor-ms") && i + 1 < argc) {
-			long long t = parse_size(argv[++i]);
-			if (t <= 0 || t > 3600000)
-				die(EXIT_BADINPUT, "bad --monitor-ms \"%s\" (milliseconds, 1..3600000)", argv[i]);
-			monitor_ms = t;
+			unsigned long long t;
+			if (parse_duration(argv[++i], 1, 3600000, &t) < 0 || t < 1)
+				die(EXIT_BADINPUT, "bad --monitor-ms \"%s\" (milliseconds, 1..3600000: " DURATION_HELP ")",
+				    argv[i]);
+			monitor_ms = (unsigned)t;
 		} else if (!strncmp(a, "--", 2) && i + 1 < argc && np < PLAN_MAX_PARAMS) {
 			params[np].key = xstrdup(a + 2);
 			params[np++].val = xstrdup(argv[++i]);

@@ -30,6 +30,7 @@ const char serve_usage[] =
 #include "defaults.h"
 #include "err.h"
 #include "httpd.h"
+#include "units.h"
 
 int serve_main(int argc, char **argv)
 {
@@ -53,10 +54,11 @@ int serve_main(int argc, char **argv)
 			if (!*argv[i] || *end || port < 0 || port > 65535)
 				die(EXIT_BADINPUT, "bad --port \"%s\" (0..65535)", argv[i]);
 		} else if (!strcmp(a, "--size") && i + 1 < argc) {
-			size = parse_size(argv[++i]);
-			if (size < 0 || size > HTTPD_MAX_DOC)
-				die(EXIT_BADINPUT, "bad --size \"%s\" (bytes, up to %lld; 64K, 1M work)", argv[i],
+			unsigned long long sz;
+			if (parse_size(argv[++i], HTTPD_MAX_DOC, &sz) < 0)
+				die(EXIT_BADINPUT, "bad --size \"%s\" (up to %lld bytes: " SIZE_HELP ")", argv[i],
 				    (long long)HTTPD_MAX_DOC);
+			size = (long long)sz;
 		} else if (!strcmp(a, "--bind") && i + 1 < argc) {
 			bind_addr = argv[++i];
 		} else {

@@ -44,6 +44,8 @@ static void fatal_hook(int code, const char *msg)
 static void last_hook(int code, const char *msg)
 {
 	(void)code;
+	if (getpid() != 1)
+		_exit(EXIT_SYSFAIL);
 	fprintf(stderr, "bootbench: fatal while ending the boot: %s; syncing and %s\n", msg,
 		A.conf.reboot ? "rebooting" : "powering off");
 	sync();
@@ -222,6 +224,15 @@ static void __attribute__((noreturn)) end_boot(const char *why, int failed)
 	struct jw w;
 	int cmd = A.conf.reboot ? RB_AUTOBOOT : RB_POWER_OFF;
 
+	/* Only PID 1 ends the boot (toybox oneit checks getpid() the same way): a
+	 * forked child that got here by mistake must not power the machine off
+	 * under the plan. It exits, and its parent sees a failure. */
+	if (getpid() != 1) {
+		fprintf(stderr, "bootbench: fatal: pid %d is not PID 1 and may not end the boot (%s): exiting\n",
+			(int)getpid(), why);
+		fflush(NULL);
+		_exit(EXIT_SYSFAIL);
+	}
 	die_hook = last_hook;	/* a failure from here on must not recurse */
 	if (!ending) {
 		ending = 1;

@@ -63,6 +63,15 @@ static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
 		sb_free(&local);
 		return fail(bl, "failed", "unable to run %s: %s", argv[0], strerror(errno));
 	}
+	if (r.dropped) {
+		/* said in the fingerprint, so in every run record on this layout */
+		warn("%s printed %llu bytes past the %u MiB capture limit: dropped", argv[0], r.dropped,
+		     PROC_CAPTURE_MAX >> 20);
+		if (bl->nwarnings < sizeof bl->warnings / sizeof *bl->warnings)
+			snprintf(bl->warnings[bl->nwarnings++], sizeof *bl->warnings,
+				 "%s printed %llu bytes past the %u MiB capture limit: dropped", argv[0], r.dropped,
+				 PROC_CAPTURE_MAX >> 20);
+	}
 	if (r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
 		char *last = o->s ? o->s : (char *)"";
 		size_t l = o->len;
@@ -99,13 +108,25 @@ static int wipe(struct built_layout *bl, const char *name, int relabel)
 		close(fd);
 		return fail(bl, "failed", "unable to wipe %s: %s", path, strerror(errno));
 	}
+	/* A label that is not written back, or not flushed, silently stops the
+	 * disk being claimed on the next boot: that is a failure of the layout. */
 	if (relabel) {
 		unsigned char label[512];
 		scratch_label_make(label);
-		pwrite_all(fd, label, sizeof label, 0);
+		if (pwrite_all(fd, label, sizeof label, 0) < 0) {
+			close(fd);
+			return fail(bl, "failed", "unable to write the scratch label back to %s: %s", path,
+				    strerror(errno));
+		}
 	}
-	fsync(fd);
-	close(fd);
+	if (fsync(fd) < 0) {
+		int e = errno;
+		close(fd);
+		return fail(bl, "failed", "unable to flush %s%s: %s", path, relabel ? " (its scratch label)" : "",
+			    strerror(e));
+	}
+	if (close(fd) < 0)
+		return fail(bl, "failed", "unable to close %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -353,6 +374,12 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	jw_str(&fp, "unit", "s");
 	jw_str(&fp, "better", "lower");
 	jw_obj_end(&fp);
+	if (bl->nwarnings) {
+		jw_arr(&fp, "warnings");
+		for (size_t i = 0; i < bl->nwarnings; i++)
+			jw_str(&fp, NULL, bl->warnings[i]);
+		jw_arr_end(&fp);
+	}
 	jw_obj_end(&fp);
 	bl->fingerprint = sb_steal(&fp.sb);
 	sb_free(&md_detail);

@@ -20,6 +20,8 @@ struct built_layout {
 	int brd_loaded, md_created, mounted;
 	double build_s;
 	char *fingerprint;	/* JSON object text */
+	char warnings[4][160];	/* what was dropped (a tool's output past the capture limit) */
+	size_t nwarnings;
 	char status[12];	/* "" built, or "skipped" / "failed" */
 	char reason[256];
 };

@@ -11,6 +11,7 @@
 #include "cmdline.h"
 #include "defaults.h"
 #include "httpc.h"
+#include "units.h"
 #include "xio.h"
 
 int cmdline_split(const char *buf, size_t len, struct cmdline *out, char *err, size_t errlen)
@@ -70,7 +71,7 @@ void cmdline_free(struct cmdline *c)
 	c->n = 0;
 }
 
-enum ktype { K_BOOL, K_NAME, K_LIST, K_UINT, K_ENUM, K_URL, K_IPV4, K_MAC };
+enum ktype { K_BOOL, K_NAME, K_LIST, K_MS, K_ENUM, K_URL, K_IPV4, K_MAC };
 
 struct keydef {
 	const char *name;
@@ -90,7 +91,7 @@ static const struct keydef keys[] = {
 	{ "shell", K_BOOL, NULL, OFF(shell), "1: open a shell on the console before the end" },
 	{ "lava", K_BOOL, NULL, OFF(lava), "1: also print records as LAVA test-case signals" },
 	{ "debug", K_BOOL, NULL, OFF(debug), "1: verbose console" },
-	{ "monitor_ms", K_UINT, NULL, OFF(monitor_ms), "system counter sampling interval in milliseconds" },
+	{ "monitor_ms", K_MS, NULL, OFF(monitor_ms), "system counter sampling interval in milliseconds" },
 	{ "mode", K_ENUM, "wallclock|deterministic", OFF(mode), "measurement mode the host booted us in" },
 	{ "accel", K_ENUM, "kvm|tcg|none", OFF(accel), "accelerator the host used (none: real hardware)" },
 	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
@@ -200,14 +201,11 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 			}
 			*(int *)((char *)conf + d->off) = v[0] == '1';
 			break;
-		case K_UINT: {
-			char *end;
-			unsigned long u;
-			errno = 0;
-			u = strtoul(v, &end, 10);
-			if (!*v || *end || errno || u == 0 || u > 3600000 || *v == '-') {
-				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected a whole number from 1 to 3600000)",
-					 d->name, v);
+		case K_MS: {
+			unsigned long long u;
+			if (parse_duration(v, 1, 3600000, &u) < 0 || u == 0) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected milliseconds from 1 to 3600000: "
+					 DURATION_HELP ")", d->name, v);
 				return -1;
 			}
 			*(unsigned *)((char *)conf + d->off) = u;

@@ -21,6 +21,7 @@
 #define RESULTS_MAX_BLOCK 4096
 #define RECORD_PAYLOAD_MAX (4 * 1024 * 1024)
 #define RESULTS_DEFAULT_SIZE (64ULL * 1024 * 1024)
+#define RESULTS_MAX_IMAGE (16ULL << 40)	/* mkresults IMAGE --size: 16T (ext4's file limit) */
 
 /* Where the appliance finds things inside the userland. */
 #define USERLAND_ID_FILE "/etc/bootbench/userland-id"

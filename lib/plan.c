@@ -14,6 +14,7 @@
 #include "defaults.h"
 #include "plan.h"
 #include "sbuf.h"
+#include "units.h"
 #include "xio.h"
 
 struct ctx {
@@ -136,29 +137,6 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	return 0;
 }
 
-/* Bytes, or a whole number with K, M or G (powers of 1024). */
-static int parse_size(const char *s, unsigned long long *out)
-{
-	size_t n = strlen(s);
-	unsigned shift = 0;
-	unsigned long long v;
-	char num[32];
-	if (!n || n >= sizeof num)
-		return -1;
-	memcpy(num, s, n + 1);
-	switch (num[n - 1]) {
-	case 'K': case 'k': shift = 10; break;
-	case 'M': case 'm': shift = 20; break;
-	case 'G': case 'g': shift = 30; break;
-	}
-	if (shift)
-		num[n - 1] = 0;
-	if (parse_uint(num, ~0ULL >> shift, &v) < 0)
-		return -1;
-	*out = v << shift;
-	return 0;
-}
-
 /* ---- layouts ---- */
 
 enum lkey { LK_MD, LK_DISKS, LK_CHUNK, LK_RESYNC, LK_RAMDISK, LK_TMPFS, LK_FS, LK_MKFS, LK_MOUNT, LK_N };
@@ -227,11 +205,11 @@ static int layout_value(struct ctx *c, enum lkey k, const char *v, unsigned long
 				    MAX_BLOCKDEVS);
 		break;
 	case LT_CHUNK:
-		if (parse_size(v, num) < 0 || *num < MIN_CHUNK || *num > MAX_CHUNK || (*num & (*num - 1)))
+		if (parse_size(v, MAX_CHUNK, num) < 0 || *num < MIN_CHUNK || *num > MAX_CHUNK || (*num & (*num - 1)))
 			return fail(c, "bad value for chunk: \"%s\" (expected a power of two from 4K to 16M)", v);
 		break;
 	case LT_SIZE:
-		if (parse_size(v, num) < 0 || *num < MIN_SIZE || *num > MAX_SIZE || *num % 4096)
+		if (parse_size(v, MAX_SIZE, num) < 0 || *num < MIN_SIZE || *num > MAX_SIZE || *num % 4096)
 			return fail(c, "bad value for %s: \"%s\" (expected a size from 1M to 1024G, a multiple of 4K; "
 				    "bytes or K, M, G)", d->name, v);
 		break;
@@ -513,8 +491,9 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 	if (!strcmp(d, "timeout")) {
 		if (parse_once(c, ws, &seen[2], "timeout", "timeout SECONDS", &arg) < 0)
 			return -1;
-		if (parse_uint(arg, 86400, &u) < 0 || u < 1)
-			return fail(c, "bad value for timeout: \"%s\" (expected seconds, a whole number from 1 to 86400)", arg);
+		if (parse_duration(arg, 1000, 86400, &u) < 0 || u < 1)
+			return fail(c, "bad value for timeout: \"%s\" (expected seconds from 1 to 86400: " DURATION_HELP ")",
+				    arg);
 		p->timeout_s = (unsigned)u;
 		return 0;
 	}

@@ -103,8 +103,14 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
 				continue;
 			if (n <= 0)
 				break;
-			if (out->len < (16u << 20))	/* bounded: a chatty tool cannot eat memory */
-				sb_add(out, buf, n);
+			if (out->len < PROC_CAPTURE_MAX) {
+				size_t room = PROC_CAPTURE_MAX - out->len;
+				sb_add(out, buf, (size_t)n < room ? (size_t)n : room);
+				if ((size_t)n > room)
+					res->dropped += (size_t)n - room;
+			} else {
+				res->dropped += (size_t)n;	/* bounded, and counted */
+			}
 		}
 		close(pfd[0]);
 	}

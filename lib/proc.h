@@ -9,10 +9,15 @@
 
 #include "sbuf.h"
 
+/* Output kept per run: a chatty tool cannot eat memory. What is past it is
+ * counted in run_result.dropped, for the caller to say so. */
+#define PROC_CAPTURE_MAX (16u << 20)
+
 struct run_result {
 	int status;		/* wait status */
 	int timed_out;
 	double wall_s;
+	unsigned long long dropped;	/* output bytes past PROC_CAPTURE_MAX, not kept */
 };
 
 /* Run argv[0] (a full path) with stdout+stderr captured into out (if not

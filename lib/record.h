@@ -29,7 +29,16 @@ struct recorder {
 /* The canonical JSON line of a record; seq 0 means "not stored" (null). */
 void rec_line(struct sbuf *sb, uint64_t seq, const unsigned char boot_id[16], uint32_t type,
 	      const char *payload, size_t len);
-/* Store (if possible) and mirror. Returns 0 stored, 1 console only, -1 on a
+/* A record's payload cut down to fit: the members of a JSON object whose
+ * text is at most REC_TRUNC_MEMBER_MAX bytes, up to budget bytes in all, and
+ *   "truncated":{"original_bytes":N,"kept":[names],"dropped":[names]}
+ * (plus "head", the payload's first bytes as a string, when it is not an
+ * object). Always valid JSON. */
+#define REC_TRUNC_MEMBER_MAX (64 * 1024)
+#define REC_TRUNC_BUDGET (256 * 1024)
+void rec_truncate(struct sbuf *out, const char *payload, size_t len, size_t budget);
+/* Store (if possible) and mirror. A record too big for the partition (EFBIG)
+ * is stored truncated (rec_truncate) and storing goes on. Returns 0 stored, 1 console only, -1 on a
  * write error (the console still got it). */
 int rec_emit(struct recorder *r, uint32_t type, const char *payload);
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# timeout: 5400
+# (tests/timeout-run: two kernel builds from source when the build cache is cold)
 # Kernels built from Debian's source packages with one config recipe:
 # linux-6.1-qemu and linux-6.12-qemu (kernels/*.kernel, KIND=source). Each is
 # built (or taken from the build cache: a rebuild with nothing changed must

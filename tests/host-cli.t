@@ -4,7 +4,7 @@
 # kernel noise and damaged lines.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 18
+plan 28
 
 for c in collect mkresults init; do
 	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
@@ -16,6 +16,22 @@ img=$T/r.img
 "$BB" mkresults "$img" --size 4M 2>/dev/null; is "$?" 0 "mkresults creates an image"
 "$BB" mkresults "$img" 2>"$T/err"; is "$?" 100 "mkresults refuses to overwrite an existing image"
 "$BB" mkresults "$T/x.img" --size 12Q 2>"$T/err"; is "$?" 100 "bad --size: exit 100"
+# one size grammar, with overflow checks: 9000000000T overflowed to a
+# 0-byte image once, which then blocked the next try
+"$BB" mkresults "$T/big.img" --size 9000000000T 2>"$T/err"; is "$?" 100 "--size 9000000000T: exit 100"
+ok "... says it is too large" grep -q 'fatal: bad --size "9000000000T": too large' "$T/err"
+ok "... and leaves no image behind" test ! -e "$T/big.img"
+"$BB" mkresults "$T/big.img" --size 64MiB 2>/dev/null; is "$?" 0 "the next try (64MiB, the same grammar as plans) works"
+# durations are not sizes: 2K seconds and 1k milliseconds are refused
+"$BB" run null --timeout 2K >/dev/null 2>"$T/err"; is "$?" 100 "run --timeout 2K: exit 100 (it was 2048 s)"
+ok "... naming the grammar" grep -q 'bad --timeout "2K" (seconds, 1..86400: a whole number, or one with ms, s, min or h)' "$T/err"
+"$BB" run null --monitor-ms 1k >/dev/null 2>"$T/err"; is "$?" 100 "run --monitor-ms 1k: exit 100 (it was 1024 ms)"
+"$BB" run null --timeout 1min --monitor-ms 1s >"$T/rec" 2>/dev/null; is "$?" 0 "run --timeout 1min --monitor-ms 1s works"
+mkdir -p "$T/d"
+"$BB" run touch --dir "$T/d" --size 64KiB > "$T/rec" 2>/dev/null
+is "$(jq -r .data.status "$T/rec")" ok "run accepts a workload size of 64KiB, as plans do"
+"$BB" run touch --dir "$T/d" --size 64KB > "$T/rec" 2>/dev/null
+is "$(jq -r .data.status "$T/rec")" failed "... and refuses 64KB, as plans do"
 "$BB" mkresults --device /dev/null 2>"$T/err"; is "$?" 100 "--device without --yes-destroy is refused"
 ok "... saying what would happen" grep -q 'destroys everything on /dev/null: add --yes-destroy' "$T/err"
 

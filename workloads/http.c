@@ -323,9 +323,7 @@ static int start_busybox(struct wctx *c, struct server *sv, struct sockaddr_in *
 	if (!mkdtemp(sv->dir))
 		return wl_fail(c, "unable to create a directory for the document (%s): %s", sv->dir, strerror(errno));
 	snprintf(sv->docpath, sizeof sv->docpath, "%s/doc", sv->dir);
-	doc = malloc(size ? size : 1);
-	if (!doc)
-		return wl_fail(c, "unable to allocate a %lld-byte document", size);
+	doc = xmalloc(size);
 	httpd_fill_doc(doc, size);
 	fd = open(sv->docpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	r = fd < 0 ? -1 : (int)write_all(fd, doc, size);
@@ -441,13 +439,9 @@ static int http_run(struct wctx *c)
 	if (loopback_up(err, sizeof err) < 0)
 		return wl_fail(c, "%s", err);
 
-	k = calloc(1, sizeof *k);
-	slots = calloc(conc, sizeof *slots);
-	if (!k || !slots || !(k->times = malloc(requests * sizeof *k->times))) {
-		free(k);
-		free(slots);
-		return wl_fail(c, "unable to allocate room for %lld requests", requests);
-	}
+	k = xcalloc(1, sizeof *k);
+	slots = xcalloc(conc, sizeof *slots);
+	k->times = xcalloc(requests, sizeof *k->times);
 	snprintf(path, sizeof path, "%s", HTTPD_DOC_PATH);
 	if (url && *url) {
 		server = "url";

@@ -2,11 +2,13 @@
  * registry.c - the one list of workloads, and the helpers they share.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
 #include "workload.h"
 
 extern const struct workload wl_null, wl_touch, wl_forkexec;
@@ -97,25 +99,9 @@ int wl_fail(struct wctx *c, const char *fmt, ...)
 long long wl_param_size(struct wctx *c, const char *name)
 {
 	const char *v = wl_param(c, name);
-	char *end;
-	long long x;
-	if (!v || !*v || *v == '-')
-		goto bad;
-	errno = 0;
-	x = strtoll(v, &end, 10);
-	if (errno || end == v)
-		goto bad;
-	switch (*end) {
-	case 0: break;
-	case 'k': case 'K': x <<= 10; end++; break;
-	case 'm': case 'M': x <<= 20; end++; break;
-	case 'g': case 'G': x <<= 30; end++; break;
-	default: goto bad;
-	}
-	if (*end && strcmp(end, "iB") && strcmp(end, "B"))
-		goto bad;
-	return x;
-bad:
+	unsigned long long x;
+	if (v && parse_size(v, LLONG_MAX, &x) == 0)
+		return (long long)x;
 	wl_fail(c, "parameter %s=\"%s\" is not a size (e.g. 4096, 64K, 256M, 1G)", name, v ? v : "");
 	return -1;
 }
@@ -140,8 +126,10 @@ bad:
 void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better)
 {
 	struct metric *m;
-	if (c->nmetrics >= WL_MAX_METRICS)
+	if (c->nmetrics >= WL_MAX_METRICS) {
+		c->dropped_metrics++;	/* the report says so (runner.c) */
 		return;
+	}
 	m = &c->metrics[c->nmetrics++];
 	snprintf(m->name, sizeof m->name, "%s", name);
 	m->value = value;

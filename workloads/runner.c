@@ -3,12 +3,18 @@
  * deadline. A hang is killed and recorded `timeout`, a crash is recorded
  * `crashed` with its signal, and the caller goes on to the next run. The child
  * reports its figures as one JSON object over a pipe.
+ *
+ * The child never runs PID 1's paths: it replaces the die hook it inherited
+ * (which would end the boot) with one that writes the fatal message as its
+ * report and _exits 111, so a die() or a failed x* allocation in a workload
+ * is a `failed` run with that message, and the plan goes on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +22,69 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "defaults.h"
+#include "err.h"
 #include "proc.h"
 #include "workload.h"
 #include "xio.h"
 
+/* The workload child's report pipe and pid, for its die hook. */
+static int child_fd = -1;
+static pid_t child_pid;
+
+/* Copy s into out as a JSON string literal, without allocating: the hook
+ * may run because malloc failed. */
+static size_t quote_static(char *out, size_t cap, const char *s)
+{
+	size_t o = 0;
+	if (cap < 3)
+		return 0;
+	out[o++] = '"';
+	for (; *s && o + 8 < cap; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\') {
+			out[o++] = '\\';
+			out[o++] = ch;
+		} else if (ch < 0x20) {
+			o += snprintf(out + o, cap - o, "\\u%04x", ch);
+		} else {
+			out[o++] = ch;
+		}
+	}
+	out[o++] = '"';
+	out[o] = 0;
+	return o;
+}
+
+static void __attribute__((noreturn)) child_die_hook(int code, const char *msg)
+{
+	static char rep[4096];
+	size_t n;
+	(void)code;
+	/* A process the workload forked (a server, a seeker) has no report of
+	 * its own to write: it only exits, and the workload sees that. */
+	if (getpid() == child_pid && child_fd >= 0) {
+		n = (size_t)snprintf(rep, sizeof rep, "{\"ok\":false,\"reason\":");
+		n += quote_static(rep + n, sizeof rep - n - 32, msg);
+		n += (size_t)snprintf(rep + n, sizeof rep - n, ",\"metrics\":[]}");
+		write_all(child_fd, rep, n);
+	}
+	fflush(NULL);
+	_exit(EXIT_SYSFAIL);
+}
+
 static void __attribute__((noreturn)) child(const struct workload *w, const char *dir, const char *dev,
 					    const struct kvpair *params, size_t nparams, int fd)
 {
-	struct wctx *c = xcalloc(1, sizeof *c);
+	struct wctx *c;
 	struct jw out;
 	int rc = 0;
 	sigset_t none;
 
+	child_fd = fd;
+	child_pid = getpid();
+	die_hook = child_die_hook;
+	c = xcalloc(1, sizeof *c);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
@@ -59,6 +116,14 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 		jw_obj_end(&out);
 	}
 	jw_arr_end(&out);
+	if (c->dropped_metrics) {
+		char wmsg[WL_WARNING_LEN];
+		snprintf(wmsg, sizeof wmsg, "%lu metrics past the first %d were dropped", c->dropped_metrics,
+			 WL_MAX_METRICS);
+		jw_arr(&out, "warnings");
+		jw_str(&out, NULL, wmsg);
+		jw_arr_end(&out);
+	}
 	jw_raw(&out, "details", c->details.sb.s);
 	jw_obj_end(&out);
 	write_all(fd, out.sb.s, out.sb.len);
@@ -66,18 +131,35 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 	_exit(rc == 0 ? 0 : 1);
 }
 
+void run_outcome_warn(struct run_outcome *o, const char *fmt, ...)
+{
+	va_list ap;
+	if (o->nwarnings >= WL_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->warnings[o->nwarnings++], WL_WARNING_LEN, fmt, ap);
+	va_end(ap);
+}
+
 static void parse_child_report(struct run_outcome *o, const char *text, size_t len)
 {
 	char err[128];
 	struct jv *v = json_parse(text, len, err, sizeof err);
-	const struct jv *m, *d;
+	const struct jv *m, *d, *ws;
 	if (!v) {
 		snprintf(o->reason, sizeof o->reason, "the workload's report was unreadable (%s)", err);
 		return;
 	}
 	if (json_get_str(v, "reason"))
 		snprintf(o->reason, sizeof o->reason, "%s", json_get_str(v, "reason"));
+	ws = json_get(v, "warnings");
+	for (size_t i = 0; ws && ws->t == J_ARR && i < ws->n; i++)
+		if (ws->items[i]->t == J_STR)
+			run_outcome_warn(o, "%s", ws->items[i]->str);
 	m = json_get(v, "metrics");
+	if (m && m->t == J_ARR && m->n > WL_MAX_METRICS)
+		run_outcome_warn(o, "the report held %zu metrics; those past the first %d were dropped", m->n,
+				 WL_MAX_METRICS);
 	for (size_t i = 0; m && m->t == J_ARR && i < m->n && o->nmetrics < WL_MAX_METRICS; i++) {
 		const struct jv *x = m->items[i];
 		struct metric *mm = &o->metrics[o->nmetrics++];
@@ -100,6 +182,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 unsigned monitor_ms, struct run_outcome *o)
 {
 	int pfd[2], st = 0, done = 0;
+	unsigned long long rep_dropped = 0;
 	struct sbuf rep = {0};
 	double deadline, next_sample;
 	pid_t pid;
@@ -168,8 +251,10 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			done = 1;
 			break;
 		}
-		if (rep.len < (8u << 20))
+		if (rep.len < WL_REPORT_MAX)
 			sb_add(&rep, buf, n);
+		else
+			rep_dropped += n;	/* said in the record below */
 	}
 	close(pfd[0]);
 	/* the child closed its end: give it until the deadline to exit */
@@ -200,6 +285,9 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		snprintf(o->status, sizeof o->status, "crashed");
 		snprintf(o->reason, sizeof o->reason, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
 	} else {
+		if (rep_dropped)
+			run_outcome_warn(o, "the workload's report passed %u MiB: its last %llu bytes were dropped",
+					 WL_REPORT_MAX >> 20, rep_dropped);
 		parse_child_report(o, rep.s ? rep.s : "", rep.len);
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && rep.len)
 			snprintf(o->status, sizeof o->status, "ok");
@@ -239,6 +327,12 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	if (o->nwarnings) {
+		jw_arr(w, "warnings");
+		for (size_t i = 0; i < o->nwarnings; i++)
+			jw_str(w, NULL, o->warnings[i]);
+		jw_arr_end(w);
+	}
 	if (o->details)
 		jw_raw(w, "details", o->details);
 	if (o->mon.n)

@@ -86,9 +86,7 @@ static int stream_run(struct wctx *c)
 	if (sync_ > 1)
 		return wl_fail(c, "parameter sync=%lld: 0 or 1", sync_);
 	snprintf(path, sizeof path, "%s/bootbench-stream", c->dir);
-	buf = malloc(bs);
-	if (!buf)
-		return wl_fail(c, "unable to allocate a %lld-byte block", bs);
+	buf = xmalloc(bs);
 	/* non-zero, so no filesystem or device can take a shortcut for zeros */
 	for (long long i = 0; i < bs; i++)
 		buf[i] = (char)(0x5a ^ (i * 131));

@@ -126,9 +126,7 @@ static int tcpbw_run(struct wctx *c)
 		return wl_fail(c, "total=%lld: at least one byte per stream", total);
 	if (loopback_up(err, sizeof err) < 0)
 		return wl_fail(c, "%s", err);
-	buf = malloc(msg);
-	if (!buf)
-		return wl_fail(c, "unable to allocate %lld bytes", msg);
+	buf = xmalloc(msg);
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(lfd, MAX_STREAMS) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0) {

@@ -54,9 +54,7 @@ static int touch_run(struct wctx *c)
 	if (count < 1 || count > 1000000)
 		return wl_fail(c, "count=%lld: expected 1 to 1000000", count);
 	snprintf(path, sizeof path, "%s/bootbench-touch", c->dir);
-	buf = malloc(size ? size : 1);
-	if (!buf)
-		return wl_fail(c, "unable to allocate %lld bytes", size);
+	buf = xmalloc(size);
 	memset(buf, 0xa5, size);
 	for (long long i = 0; i < count; i++) {
 		double t = touch_once(c, path, buf, size);

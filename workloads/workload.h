@@ -16,6 +16,9 @@
 #include "plan.h"
 
 #define WL_MAX_METRICS 96
+#define WL_MAX_WARNINGS 8	/* things the run record must admit to (dropped data) */
+#define WL_WARNING_LEN 160
+#define WL_REPORT_MAX (8u << 20)	/* bytes of a child's report the watchdog keeps */
 
 enum { WL_NEEDS_DIR = 1, WL_NEEDS_DEV = 2 };
 
@@ -40,6 +43,7 @@ struct wctx {
 	size_t nparams;
 	struct metric metrics[WL_MAX_METRICS];
 	size_t nmetrics;
+	unsigned long dropped_metrics;	/* wl_metric calls past WL_MAX_METRICS */
 	struct jw details;	/* workload-specific JSON object members */
 	void *priv;
 };
@@ -75,6 +79,8 @@ struct run_outcome {
 	struct metric metrics[WL_MAX_METRICS];
 	size_t nmetrics;
 	char *details;		/* JSON object text or NULL */
+	char warnings[WL_MAX_WARNINGS][WL_WARNING_LEN];	/* what was dropped, said in the record */
+	size_t nwarnings;
 	struct ctr_monitor mon;	/* system counters sampled during the run */
 };
 
@@ -84,7 +90,10 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
 		 unsigned monitor_ms, struct run_outcome *o);
 void run_outcome_free(struct run_outcome *o);
-/* Members of a run record for the outcome: status, reason, duration, metrics, details. */
+/* Add a warning to the outcome (the run record's "warnings" array). */
+void run_outcome_warn(struct run_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Members of a run record for the outcome: status, reason, duration, metrics,
+ * details, and "warnings" when something was dropped. */
 void run_outcome_json(struct jw *w, const struct run_outcome *o);
 
 #endif

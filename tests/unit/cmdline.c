@@ -27,8 +27,13 @@ static const struct {
 	{ "bootbench.plan=quick bootbench.reboot=1", 1, NULL },
 	{ "bootbench.reboot=yes", 0, "bad value for bootbench.reboot: \"yes\" (expected 0 or 1)" },
 	{ "bootbench.reboot", 0, "bootbench.reboot needs a value (bootbench.reboot=...): 1: reboot at the end instead of powering off" },
-	{ "bootbench.monitor_ms=0", 0, "bad value for bootbench.monitor_ms: \"0\" (expected a whole number from 1 to 3600000)" },
-	{ "bootbench.monitor_ms=12x", 0, "bad value for bootbench.monitor_ms: \"12x\" (expected a whole number from 1 to 3600000)" },
+	{ "bootbench.monitor_ms=0", 0, "bad value for bootbench.monitor_ms: \"0\" (expected milliseconds from 1 to 3600000: a whole number, or one with ms, s, min or h)" },
+	{ "bootbench.monitor_ms=12x", 0, "bad value for bootbench.monitor_ms: \"12x\" (expected milliseconds from 1 to 3600000: a whole number, or one with ms, s, min or h)" },
+	/* milliseconds are a duration, not a size: 1k was 1024 ms once */
+	{ "bootbench.monitor_ms=1k", 0, "bad value for bootbench.monitor_ms: \"1k\" (expected milliseconds from 1 to 3600000: a whole number, or one with ms, s, min or h)" },
+	{ "bootbench.monitor_ms=3600001", 0, "bad value for bootbench.monitor_ms: \"3600001\" (expected milliseconds from 1 to 3600000: a whole number, or one with ms, s, min or h)" },
+	{ "bootbench.monitor_ms=99999999999999999999", 0, "bad value for bootbench.monitor_ms: \"99999999999999999999\" (expected milliseconds from 1 to 3600000: a whole number, or one with ms, s, min or h)" },
+	{ "bootbench.monitor_ms=250ms", 1, NULL },
 	{ "bootbench.plan=a;rm", 0, "bad value for bootbench.plan: \"a;rm\" (expected a name of letters, digits and . _ - : /)" },
 	{ "bootbench.disks=a,,b", 0, "bad value for bootbench.disks: \"a,,b\" (expected names separated by commas)" },
 	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
@@ -55,7 +60,7 @@ int main(void)
 	struct bbconf conf;
 	size_t nsplit = sizeof splits / sizeof *splits, nconf = sizeof confs / sizeof *confs;
 
-	tap_plan(nsplit * 2 + nconf * 2 + 6);
+	tap_plan(nsplit * 2 + nconf * 2 + 8);
 	for (size_t i = 0; i < nsplit; i++) {
 		int rc = cmdline_split(splits[i].line, strlen(splits[i].line), &c, err, sizeof err);
 		is_int(rc == 0 ? (long long)c.n : -1, splits[i].nwords, "split \"%s\": word count", splits[i].line);
@@ -102,6 +107,14 @@ int main(void)
 	is_int(conf.reboot, 1, "reboot value stored");
 	is_str(conf.disks, "a,b", "disks value stored");
 	is_str(conf.results, "auto", "results defaults to auto");
+	cmdline_free(&c);
+	bbconf_free(&conf);
+	{
+		const char *l = "bootbench.monitor_ms=2s";
+		cmdline_split(l, strlen(l), &c, err, sizeof err);
+	}
+	is_int(bbconf_parse(&c, &conf, NULL, err, sizeof err), 0, "monitor_ms=2s accepted");
+	is_int(conf.monitor_ms, 2000, "... as 2000 ms");
 	cmdline_free(&c);
 	bbconf_free(&conf);
 	return tap_done();

@@ -47,11 +47,15 @@ static const struct {
 	{ "iterations 99999999999999999999999\n" L W,
 	  "quick.plan:1: bad value for iterations: \"99999999999999999999999\" (expected a whole number from 1 to 1000)" },
 	{ "iterations 2\n# again\niterations 3\n" L W, "quick.plan:3: iterations given twice (first on line 1)" },
-	{ "timeout 0\n" L W, "quick.plan:1: bad value for timeout: \"0\" (expected seconds, a whole number from 1 to 86400)" },
+	{ "timeout 0\n" L W, "quick.plan:1: bad value for timeout: \"0\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout 86401\n" L W,
-	  "quick.plan:1: bad value for timeout: \"86401\" (expected seconds, a whole number from 1 to 86400)" },
-	{ "timeout 5m\n" L W, "quick.plan:1: bad value for timeout: \"5m\" (expected seconds, a whole number from 1 to 86400)" },
+	  "quick.plan:1: bad value for timeout: \"86401\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
+	{ "timeout 5m\n" L W, "quick.plan:1: bad value for timeout: \"5m\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout\n" L W, "quick.plan:1: timeout takes one value: timeout SECONDS" },
+	/* seconds are a duration, not a size: 2K was 2048 s once */
+	{ "timeout 2K\n" L W, "quick.plan:1: bad value for timeout: \"2K\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
+	{ "timeout 1500ms\n" L W, "quick.plan:1: bad value for timeout: \"1500ms\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
+	{ "timeout 99999999999999999999\n" L W, "quick.plan:1: bad value for timeout: \"99999999999999999999\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	/* layout names and keys */
 	{ "layout\n" W, "quick.plan:1: layout needs a name: layout NAME key=value..." },
 	{ "layout fs=ext3\n" W, "quick.plan:1: layout needs a name: layout NAME key=value..." },
@@ -104,6 +108,12 @@ static const struct {
 	  "quick.plan:1: bad value for tmpfs: \"512K\" (expected a size from 1M to 1024G, a multiple of 4K; bytes or K, M, G)" },
 	{ "layout a tmpfs=2000000\n" W,
 	  "quick.plan:1: bad value for tmpfs: \"2000000\" (expected a size from 1M to 1024G, a multiple of 4K; bytes or K, M, G)" },
+	{ "layout a ramdisk=64MB fs=ext3\n" W,
+	  "quick.plan:1: bad value for ramdisk: \"64MB\" (expected a size from 1M to 1024G, a multiple of 4K; bytes or K, M, G)" },
+	{ "layout a ramdisk=9000000000T fs=ext3\n" W,
+	  "quick.plan:1: bad value for ramdisk: \"9000000000T\" (expected a size from 1M to 1024G, a multiple of 4K; bytes or K, M, G)" },
+	{ "layout a md=raid0 disks=2 chunk=99999999999999999999K fs=ext3\n" W,
+	  "quick.plan:1: bad value for chunk: \"99999999999999999999K\" (expected a power of two from 4K to 16M)" },
 	{ "layout a ramdisk=99999999999999G fs=ext3\n" W,
 	  "quick.plan:1: bad value for ramdisk: \"99999999999999G\" (expected a size from 1M to 1024G, a multiple of 4K; bytes or K, M, G)" },
 	/* fs, mkfs, mount */
@@ -222,6 +232,18 @@ static void good_plans(void)
 	plan_free(&p);
 	ok(p.name == NULL && p.nlayouts == 0, "plan_free empties the plan");
 
+	{
+		/* the size grammar is the one of `bootbench run`: 64MiB is 64M */
+		static const char t4[] = "timeout 10min\nlayout t tmpfs=64MiB\nlayout r ramdisk=1GiB fs=ext2\nworkload null\n";
+		rc = plan_parse("u.plan", t4, strlen(t4), NULL, &p, err, sizeof err);
+		is_int(rc, 0, "timeout 10min, tmpfs=64MiB and ramdisk=1GiB parse");
+		if (!rc) {
+			is_int(p.timeout_s, 600, "timeout 10min is 600 s");
+			is_int(p.layouts[0].size, 64ULL << 20, "tmpfs=64MiB is 64 MiB");
+			is_int(p.layouts[1].size, 1ULL << 30, "ramdisk=1GiB is 1 GiB");
+			plan_free(&p);
+		}
+	}
 	{
 		static const char t2[] = "layout t tmpfs=16m\nworkload null\n";
 		rc = plan_parse("plans/null.plan", t2, strlen(t2), NULL, &p, err, sizeof err);
@@ -378,7 +400,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 47 + 33 + 6 + 7);
+	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 4);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
