@@ -42,7 +42,7 @@ int main(void)
 	char *b;
 	int n;
 
-	tap_plan(35);
+	tap_plan(38);
 	memset(&vm, 0, sizeof vm);
 	b = load(FIX "stat-2.4.txt", &len);
 	is_int(parse_proc_stat(b, len, &c, &vm), 0, "2.4 /proc/stat parses");
