@@ -269,15 +269,13 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 
 /* ---- labels: what tells a group from the others of its workload ---- */
 
-/* Does pair "k=v" (k given by its length) have the same value in text? */
-static int same_pair(const char *text, const char *pair, size_t klen)
+/* Does text hold pair (of length plen, key klen) with the same value? */
+static int same_pair(const char *text, const char *pair, size_t plen, size_t klen)
 {
 	for (const char *p = text; *p;) {
-		size_t m = strcspn(p, " ");
-		if (m > klen && !strncmp(p, pair, klen) && p[klen] == '=') {
-			size_t plen = strcspn(pair, " ");
+		size_t m = runid_pair_len(p);
+		if (runid_key_len(p, m) == klen && !strncmp(p, pair, klen))
 			return m == plen && !strncmp(p, pair, m);
-		}
 		p += m + (p[m] == ' ');
 	}
 	return 0;
@@ -289,12 +287,10 @@ static void differing(struct sbuf *out, const char *mine, const char *const *sib
 	if (!strcmp(mine, "-"))
 		return;
 	for (const char *p = mine; *p;) {
-		size_t m = strcspn(p, " "), klen = strcspn(p, "=");
+		size_t m = runid_pair_len(p), klen = runid_key_len(p, m);
 		int differs = 0;
-		if (klen > m)
-			klen = m;
 		for (size_t s = 0; s < nsib && !differs; s++)
-			differs = strcmp(sib[s], mine) && !same_pair(sib[s], p, klen);
+			differs = strcmp(sib[s], mine) && !same_pair(sib[s], p, m, klen);
 		if (differs)
 			sb_printf(out, "%s%.*s", out->len ? " " : "", (int)m, p);
 		p += m + (p[m] == ' ');
@@ -385,29 +381,81 @@ static void make_labels(struct cmp *c)
 	strmap_free(&fam);
 }
 
-/* Tunables in force the plan did not set, when they differ between the
- * kernels of a group: "baseline: vda:scheduler=mq-deadline; 6.12: ...=none". */
+/* Tunables in force the plan did not set, where they differ between the
+ * kernels of a group: "ram0:read_ahead_kb: 6.1.192 generic 128, 6.1.192 rt
+ * 256" (only the settings that differ). */
+static void value_of(const char *text, const char *pair, size_t klen, char *out, size_t len)
+{
+	snprintf(out, len, "(not read)");
+	for (const char *p = text; *p;) {
+		size_t m = runid_pair_len(p);
+		if (runid_key_len(p, m) == klen && !strncmp(p, pair, klen)) {
+			snprintf(out, len, "%.*s", (int)(m - klen - 1), p + klen + 1);
+			return;
+		}
+		p += m + (p[m] == ' ');
+	}
+}
+
 static void inforce_diffs(struct cmp *c)
 {
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
-		const char *ref = G->cell[c->base].inforce;
-		int differs = 0;
-		for (size_t k = 0; k < c->nkernels; k++) {
-			const char *x = G->cell[k].inforce;
-			if (x && ref && strcmp(x, ref))
-				differs = 1;
-			if (x && !strcmp(x, "*"))
-				differs = 1;
-		}
-		if (!differs)
-			continue;
 		struct sbuf sb = { 0 };
-		for (size_t k = 0; k < c->nkernels; k++)
-			if (G->cell[k].inforce)
-				sb_printf(&sb, "%s%s: %s", sb.len ? "; " : "", c->kernels[k].label,
-					  strcmp(G->cell[k].inforce, "*") ? G->cell[k].inforce : "differed between runs");
-		G->inforce_diff = sb_steal(&sb);
+		int mixed = 0, huge = 0, differ = 0;
+		for (size_t k = 0; k < c->nkernels; k++) {
+			const char *x = G->cell[k].inforce, *r = G->cell[c->base].inforce;
+			mixed |= x && !strcmp(x, "*");
+			huge |= x && strlen(x) > 4096;
+			differ |= x && r && strcmp(x, r);
+		}
+		if (mixed) {
+			G->inforce_diff = xstrdup("they differed between runs of one kernel");
+			continue;
+		}
+		if (!differ)
+			continue;
+		if (huge) {
+			/* a pair-by-pair diff is quadratic: not for a hostile record */
+			G->inforce_diff = xstrdup("they differ (too many settings to list)");
+			continue;
+		}
+		/* every key any kernel has, checked across all kernels */
+		for (size_t k0 = 0; k0 < c->nkernels; k0++) {
+			const char *t0 = G->cell[k0].inforce;
+			if (!t0 || !strcmp(t0, "-"))
+				continue;
+			for (const char *p = t0; *p;) {
+				size_t m = runid_pair_len(p), klen = runid_key_len(p, m);
+				int differs = 0, seen = 0;
+				char v0[256], v[256];
+				/* a key already reported for an earlier kernel is skipped */
+				for (size_t j = 0; j < k0 && !seen; j++)
+					if (G->cell[j].inforce) {
+						value_of(G->cell[j].inforce, p, klen, v, sizeof v);
+						seen = strcmp(v, "(not read)") != 0;
+					}
+				value_of(t0, p, klen, v0, sizeof v0);
+				for (size_t k = 0; k < c->nkernels && !seen && !differs; k++)
+					if (G->cell[k].inforce) {
+						value_of(G->cell[k].inforce, p, klen, v, sizeof v);
+						differs = strcmp(v, v0) != 0;
+					}
+				if (differs) {
+					sb_printf(&sb, "%s%.*s:", sb.len ? "; " : "", (int)klen, p);
+					for (size_t k = 0, first = 1; k < c->nkernels; k++)
+						if (G->cell[k].inforce) {
+							value_of(G->cell[k].inforce, p, klen, v, sizeof v);
+							sb_printf(&sb, "%s %s %s", first ? "" : ",", c->kernels[k].label, v);
+							first = 0;
+						}
+				}
+				p += m + (p[m] == ' ');
+			}
+		}
+		if (sb.len)
+			G->inforce_diff = sb_steal(&sb);
+		sb_free(&sb);
 	}
 }
 

@@ -33,14 +33,58 @@ static void join_sorted(struct sbuf *out, char **items, size_t n)
 	free(items);
 }
 
+/* A word as it goes into a pair: itself when it is plain, else JSON-quoted,
+ * so a value holding a blank, '=' or a quote (plans allow quoted values)
+ * can never make two different sets read the same. */
+static void word(struct sbuf *sb, const char *t)
+{
+	int plain = *t != 0;
+	for (const unsigned char *c = (const unsigned char *)t; *c && plain; c++)
+		plain = *c > ' ' && *c != '"' && *c != '\\' && *c != '=' && *c != 0x7f;
+	if (plain)
+		sb_puts(sb, t);
+	else
+		json_quote(sb, t);
+}
+
 static void value_text(struct sbuf *sb, const struct jv *v)
 {
-	if (!v || v->t == J_NULL)
+	if (!v || v->t == J_NULL) {
 		sb_puts(sb, "null");
-	else if (v->t == J_STR)
-		sb_puts(sb, v->str);
-	else
-		json_dump(sb, v);
+	} else if (v->t == J_STR) {
+		word(sb, v->str);
+	} else {
+		struct sbuf d = { 0 };
+		json_dump(&d, v);
+		word(sb, d.s);
+		sb_free(&d);
+	}
+}
+
+size_t runid_pair_len(const char *p)
+{
+	size_t i = 0;
+	int q = 0;
+	for (; p[i] && (q || p[i] != ' '); i++) {
+		if (q && p[i] == '\\' && p[i + 1])
+			i++;
+		else if (p[i] == '"')
+			q = !q;
+	}
+	return i;
+}
+
+size_t runid_key_len(const char *p, size_t n)
+{
+	size_t i = 0;
+	int q = 0;
+	for (; i < n && (q || p[i] != '='); i++) {
+		if (q && p[i] == '\\' && i + 1 < n)
+			i++;
+		else if (p[i] == '"')
+			q = !q;
+	}
+	return i;
 }
 
 /* "k=v" pairs of an object, sorted, comma-joined; "-" for none. */
@@ -55,7 +99,8 @@ static void pairs(struct sbuf *out, const struct jv *o)
 	items = xcalloc(o->n, sizeof *items);
 	for (size_t i = 0; i < o->n; i++) {
 		struct sbuf sb = { 0 };
-		sb_printf(&sb, "%s=", o->keys[i]);
+		word(&sb, o->keys[i]);
+		sb_putc(&sb, '=');
 		value_text(&sb, o->items[i]);
 		items[n++] = sb_steal(&sb);
 	}
@@ -106,7 +151,9 @@ static void refused_on(struct sbuf *out, const struct jv *t, const char *name)
 			/* old records: "skipped" mixed refusals with absent attributes */
 			if (l == 1 && !(why && (strstr(why, "refused") || strstr(why, "keeps"))))
 				continue;
-			sb_printf(out, "%s%s", n++ ? "+" : "", dev ? dev : "?");
+			if (n++)
+				sb_putc(out, '+');
+			word(out, dev ? dev : "?");
 		}
 	}
 }
@@ -136,7 +183,8 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv
 			/* requested where no device has it (tmpfs, no such attribute): not in force */
 			if (in && absent_everywhere(t, name))
 				continue;
-			sb_printf(&sb, "%s=", name);
+			word(&sb, name);
+			sb_putc(&sb, '=');
 			value_text(&sb, req->items[i]);
 			refused_on(&on, t, name);
 			if (on.len)
@@ -161,7 +209,10 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv
 				struct sbuf sb = { 0 };
 				if (json_get(req, dv->keys[a]))
 					continue;
-				sb_printf(&sb, "%s:%s=", in->keys[d], dv->keys[a]);
+				word(&sb, in->keys[d]);
+				sb_putc(&sb, ':');
+				word(&sb, dv->keys[a]);
+				sb_putc(&sb, '=');
 				value_text(&sb, dv->items[a]);
 				items[n++] = sb_steal(&sb);
 			}
@@ -192,13 +243,12 @@ void run_id_free(struct run_id *id)
 	sb_free(&id->inforce);
 }
 
-/* Is the pair "k=v" one of the space-separated pairs of params? (Plan
- * values hold no white space: the plan's tokens are split on it.) */
+/* Is the pair "k=v" one of the pairs of a params or tunables text? */
 int params_match(const char *params, const char *pair)
 {
 	size_t n = strlen(pair);
 	for (const char *p = params; *p;) {
-		size_t m = strcspn(p, " ");
+		size_t m = runid_pair_len(p);
 		if (m == n && !strncmp(p, pair, n))
 			return 1;
 		p += m + (p[m] == ' ');

@@ -11,7 +11,7 @@
 #include "sbuf.h"
 
 struct run_id {
-	struct sbuf params;	/* "k=v k=v" sorted by key; "-" when none */
+	struct sbuf params;	/* "k=v k=v" sorted; "-" when none */
 	struct sbuf layout;	/* "name=..;kind=..;..." the layout as built */
 	struct sbuf tunables;	/* requested tunables and whether they held */
 	struct sbuf inforce;	/* tunables in force the plan did not set */
@@ -24,5 +24,10 @@ void run_id_free(struct run_id *id);
 
 /* Is the pair "k=v" one of the pairs of a params (or tunables) text? */
 int params_match(const char *params, const char *pair);
+/* Pairs are separated by one blank; a word holding a blank, '=', a quote
+ * or a control character is JSON-quoted. The length of the pair at p, and
+ * of its key (up to the first '=' outside quotes) within its n bytes: */
+size_t runid_pair_len(const char *p);
+size_t runid_key_len(const char *p, size_t n);
 
 #endif
