@@ -5,6 +5,7 @@
  * runs by boot id and sequence number), so a fleet's 10,000 boots cost
  * time linear in their records and memory linear in their figures.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,9 @@ static int kernel_index(struct cmp *c, const struct cmp_boot *b)
 		if (!strcmp(c->kernels[i].label, b->label))
 			return (int)i;
 	if (c->nkernels == CMP_MAX_KERNELS) {
-		static int said;
-		if (!said++)
-			warn("more than %d kernels: the runs of \"%s\" and later ones are not compared", CMP_MAX_KERNELS,
-			     b->label);
+		size_t l = strlen(c->over_names);
+		if (!strstr(c->over_names, b->label) && l + strlen(b->label) + 8 < sizeof c->over_names)
+			snprintf(c->over_names + l, sizeof c->over_names - l, "%s\"%s\"", l ? ", " : "", b->label);
 		return -1;
 	}
 	struct cmp_kernel *k = &c->kernels[c->nkernels];
@@ -126,11 +126,14 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 
 static void cell_add(struct cmp_cell *cell, double v, const char *inforce)
 {
-	if (cell->n == cell->cap) {
-		cell->cap = cell->cap ? cell->cap * 2 : 8;
-		cell->v = xrealloc(cell->v, cell->cap * sizeof *cell->v);
-	}
-	cell->v[cell->n++] = v;
+	double d = v - cell->mean;
+	if (!cell->n || v < cell->min)
+		cell->min = v;
+	if (!cell->n || v > cell->max)
+		cell->max = v;
+	cell->n++;
+	cell->mean += d / cell->n;
+	cell->m2 += d * (v - cell->mean);
 	if (!cell->inforce)
 		cell->inforce = xstrdup(inforce);
 	else if (strcmp(cell->inforce, inforce) && strcmp(cell->inforce, "*")) {
@@ -203,16 +206,23 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 	}
 	if (strcmp(type, "run"))
 		return;
-	if (seq && seq->t == J_NUM) {
+	if (seq && seq->t == J_NUM && seq->num >= 0 && seq->num < 4294967296.0) {
 		/* a run that reached us twice (the image and its own console log,
 		 * or two collects) is one run */
-		char key[64];
-		snprintf(key, sizeof key, "%.32s:%.0f", id, seq->num);
-		if (strmap_get(&c->seen, key) != (size_t)-1) {
+		size_t bi = strmap_get(&c->boot_ix, id);
+		int dup;
+		if (bi != (size_t)-1) {
+			dup = u64set_add(&c->seen, ((unsigned long long)(bi + 1) << 32) | (unsigned long long)seq->num);
+		} else {
+			char key[64];
+			snprintf(key, sizeof key, "%.32s:%.0f", id, seq->num);
+			dup = strmap_get(&c->seen_s, key) != (size_t)-1;
+			strmap_put(&c->seen_s, key, 0);
+		}
+		if (dup) {
 			c->dup_runs++;
 			return;
 		}
-		strmap_put(&c->seen, key, 0);
 	}
 	{
 		const struct cmp_boot *b = find_boot(c, id);
@@ -221,7 +231,7 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 		const char *lname = layout && layout->t == J_OBJ ? str_or(layout, "name", "?") : "?";
 		struct run_id rid;
 		int k, st = ST_FAILED;
-		static const struct cmp_boot unknown = { .label = "unknown boot", .mode = "wallclock", .kernel = -2 };
+		static const struct cmp_boot unknown = { .label = "unknown boot", .mode = "wallclock" };
 		if (!b) {
 			b = &unknown;
 			k = kernel_index(c, b);
@@ -256,7 +266,9 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			add_counters(c, b, k, wl, &rid, lname, ctr);
 			/* runs long enough to draw: at least 3 samples (two intervals) */
 			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && json_get_num(ctr, "samples", 0) >= 3 &&
-			    c->ntraces < CMP_MAX_TRACES) {
+			    c->ntraces < CMP_MAX_TRACES && c->traces_of[k] < CMP_TRACES_PER_KERNEL) {
+				/* a few of each kernel's, so the report can set them side by side */
+				c->traces_of[k]++;
 				struct sbuf sb = {0};
 				json_dump(&sb, ctr);
 				c->traces[c->ntraces].title = xasprintf("%s: %s on %s (%s)", b->label, wl, lname, rid.tunables.s);
@@ -289,6 +301,8 @@ static void differing(struct sbuf *out, const char *mine, const char *const *sib
 	for (const char *p = mine; *p;) {
 		size_t m = runid_pair_len(p), klen = runid_key_len(p, m);
 		int differs = 0;
+		/* a refusal is always shown, siblings or not */
+		differs = memmem(p, m, "(refused", 8) != NULL;
 		for (size_t s = 0; s < nsib && !differs; s++)
 			differs = strcmp(sib[s], mine) && !same_pair(sib[s], p, m, klen);
 		if (differs)
@@ -358,9 +372,6 @@ static void make_labels(struct cmp *c)
 		const struct distinct *lk = &lkeys[fl[g]];
 		differing(&sb, G->params, params[fp[g]].s, params[fp[g]].n);
 		differing(&sb, G->tunables, tuns[fl[g]].s, tuns[fl[g]].n);
-		/* a refusal is always shown, siblings or not */
-		if (strstr(G->tunables, "(refused") && !strstr(sb.s ? sb.s : "", "(refused"))
-			sb_printf(&sb, "%s%s", sb.len ? " " : "", G->tunables);
 		if (lk->n > 1)
 			for (size_t i = 0; i < lk->n; i++)
 				if (!strcmp(lk->s[i], G->lkey))
@@ -494,6 +505,54 @@ static void bh_family(struct cmp *c, const char *mode, int kind, size_t k)
 	free(v);
 }
 
+/* sample_stats from a cell's running sums (stats_describe's conventions). */
+static void cell_stats(struct cmp_cell *x)
+{
+	struct sample_stats *st = &x->s;
+	st->n = x->n;
+	st->mean = st->sd = st->cov = st->min = st->max = NAN;
+	if (!x->n)
+		return;
+	st->mean = x->mean;
+	st->min = x->min;
+	st->max = x->max;
+	if (x->n >= 2) {
+		st->sd = sqrt(x->m2 > 0 ? x->m2 / (x->n - 1) : 0);
+		st->cov = st->mean != 0 ? st->sd / fabs(st->mean) : NAN;
+	}
+}
+
+/* Group order for every output: by mode, then workload (in the order the
+ * workloads were first met), then as read: the forest plot and the tables
+ * show each workload once, together. */
+static void sort_groups(struct cmp *c)
+{
+	struct strmap first = { 0 };
+	size_t *rank = xcalloc(c->ngroups + 1, sizeof *rank);
+	struct cmp_group *sorted = xcalloc(c->ngroups + 1, sizeof *sorted);
+	size_t *idx = xcalloc(c->ngroups + 1, sizeof *idx);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		char *k = xasprintf("%s\x1f%s", c->groups[g].mode, c->groups[g].workload);
+		rank[g] = strmap_put(&first, k, g);	/* the first group of its workload */
+		free(k);
+		idx[g] = g;
+	}
+	/* stable: by (rank of the workload's first group, own index) */
+	for (size_t i = 1; i < c->ngroups; i++)
+		for (size_t j = i; j > 0 && rank[idx[j - 1]] > rank[idx[j]]; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (size_t i = 0; i < c->ngroups; i++)
+		sorted[i] = c->groups[idx[i]];
+	memcpy(c->groups, sorted, c->ngroups * sizeof *sorted);
+	free(sorted);
+	free(idx);
+	free(rank);
+	strmap_free(&first);
+}
+
 int cmp_finish(struct cmp *c)
 {
 	if (!c->nruns) {
@@ -516,13 +575,15 @@ int cmp_finish(struct cmp *c)
 		}
 		c->base = i;
 	}
+	sort_groups(c);
+	strmap_free(&c->group_ix);	/* its indices are stale now; nothing adds groups after this */
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		struct cmp_cell *a = &G->cell[c->base];
 		int lower = !strcmp(G->better, "lower"), higher = !strcmp(G->better, "higher");
 		for (size_t k = 0; k < c->nkernels; k++) {
 			struct cmp_cell *x = &G->cell[k];
-			stats_describe(x->v, x->n, &x->s);
+			cell_stats(x);
 			x->noisy = x->n >= 2 && isfinite(x->s.cov) && x->s.cov > c->noisy;
 			x->p = x->q = x->change = x->lo = x->hi = NAN;
 		}
@@ -531,6 +592,9 @@ int cmp_finish(struct cmp *c)
 		for (size_t k = 0; k < c->nkernels; k++) {
 			struct cmp_cell *x = &G->cell[k];
 			if (k == c->base || !x->n || !a->n)
+				continue;
+			/* runs of one kernel under different settings are not one sample */
+			if ((x->inforce && !strcmp(x->inforce, "*")) || (a->inforce && !strcmp(a->inforce, "*")))
 				continue;
 			if (a->s.mean != 0)
 				x->change = (x->s.mean - a->s.mean) / fabs(a->s.mean);
@@ -597,20 +661,30 @@ void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally
 			t->same++;
 		else if (x->worse)
 			t->worse++;
-		else
+		else if (G->better[0])
 			t->better++;
+		else
+			t->changed++;
 	}
 }
 
 static const struct cmp *sort_c;
 static size_t sort_k;
 
+int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x)
+{
+	if (G->kind == CMP_COUNTER || !(!strcmp(G->better, "higher") || !strcmp(G->better, "lower")))
+		return CMP_CHANGED;
+	return x->worse ? CMP_WORSE : CMP_BETTER;
+}
+
 static int by_size(const void *a, const void *b)
 {
-	const struct cmp_cell *x = &sort_c->groups[*(const size_t *)a].cell[sort_k];
-	const struct cmp_cell *y = &sort_c->groups[*(const size_t *)b].cell[sort_k];
-	if (x->worse != y->worse)
-		return x->worse ? -1 : 1;
+	const struct cmp_group *gx = &sort_c->groups[*(const size_t *)a], *gy = &sort_c->groups[*(const size_t *)b];
+	const struct cmp_cell *x = &gx->cell[sort_k], *y = &gy->cell[sort_k];
+	int vx = cmp_verdict(gx, x), vy = cmp_verdict(gy, y);
+	if (vx != vy)
+		return vx < vy ? -1 : 1;
 	double dx = fabs(x->change), dy = fabs(y->change);
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
@@ -641,10 +715,8 @@ void cmp_free(struct cmp *c)
 {
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
-		for (size_t k = 0; k < CMP_MAX_KERNELS; k++) {
-			free(G->cell[k].v);
+		for (size_t k = 0; k < CMP_MAX_KERNELS; k++)
 			free(G->cell[k].inforce);
-		}
 		free(G->mode);
 		free(G->workload);
 		free(G->params);
@@ -668,5 +740,6 @@ void cmp_free(struct cmp *c)
 	}
 	strmap_free(&c->boot_ix);
 	strmap_free(&c->group_ix);
-	strmap_free(&c->seen);
+	strmap_free(&c->seen_s);
+	u64set_free(&c->seen);
 }

@@ -17,7 +17,8 @@
 #include "strmap.h"
 
 #define CMP_MAX_KERNELS 32
-#define CMP_MAX_TRACES 64
+#define CMP_MAX_TRACES 16
+#define CMP_TRACES_PER_KERNEL 4
 
 enum { ST_OK, ST_FAILED, ST_TIMEOUT, ST_CRASHED, ST_SKIPPED, ST_N };
 enum { CMP_FIGURE, CMP_COUNTER };
@@ -39,14 +40,15 @@ struct cmp_kernel {
 };
 
 struct cmp_cell {
-	double *v;
-	size_t n, cap;
+	/* running sums (Welford): memory per cell, not per run */
+	size_t n;
+	double mean, m2, min, max;
 	struct sample_stats s;
 	/* vs the baseline, NAN when not computable: change and its 1-alpha
 	 * interval as fractions of the baseline mean, Welch p, BH q */
 	double p, q, change, lo, hi;
-	int significant, noisy, worse;
-	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed) */
+	int significant, noisy, worse;	/* worse/better only for a figure with a direction */
+	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed: not tested) */
 };
 
 struct cmp_group {
@@ -87,7 +89,10 @@ struct cmp {
 	unsigned nruns;
 	unsigned dup_runs;	/* the same run (boot id, seq) from a second source */
 	unsigned over_kernels;	/* runs of kernels past CMP_MAX_KERNELS, not compared */
-	struct strmap boot_ix, group_ix, seen;
+	char over_names[256];	/* which kernels those were (the first few) */
+	unsigned traces_of[CMP_MAX_KERNELS];
+	struct strmap boot_ix, group_ix, seen_s;	/* seen_s: runs of boots without a boot record */
+	struct u64set seen;	/* (boot index, seq) of every run read */
 };
 
 void cmp_init(struct cmp *c);
@@ -107,13 +112,16 @@ int cmp_write_html(const struct cmp *c, const char *path);
 
 /* Helpers shared by the text and HTML output. */
 struct cmp_tally {
-	size_t figures, worse, better, same, untested;
+	size_t figures, worse, better, changed, same, untested;	/* changed: significant, no direction */
 };
+enum { CMP_WORSE, CMP_BETTER, CMP_CHANGED };	/* changed: no direction (counters, or a figure without "better") */
+int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x);
 /* How the figures of one mode fared for kernel k against the baseline. */
 void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally *t);
 int cmp_mode_has(const struct cmp *c, const char *mode, int kind);
-/* Indices of the groups of one mode and kind whose cell k is significant,
- * worst first for k's "worse", then better; returns how many. */
+/* Indices of the groups of one mode and kind whose cell k is significant:
+ * worse, then better, then changed (no direction), each largest first;
+ * returns how many. */
 size_t cmp_significant(const struct cmp *c, const char *mode, int kind, size_t k, size_t *out);
 /* "workload [label] / layout: metric" */
 void cmp_group_title(const struct cmp_group *G, char *out, size_t len);

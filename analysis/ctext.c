@@ -43,7 +43,7 @@ static void cell_text(const struct cmp_cell *x, char *out, size_t len)
 
 static const char *direction(const struct cmp_group *G, const struct cmp_cell *x)
 {
-	if (G->kind == CMP_COUNTER || !G->better[0])
+	if (cmp_verdict(G, x) == CMP_CHANGED)
 		return x->change > 0 ? "higher" : "lower";
 	return x->worse ? "worse" : "better";
 }
@@ -74,16 +74,15 @@ static const char *mode_note(const char *mode)
 	return !strcmp(mode, "deterministic") ? "instruction-derived: QEMU icount, 1 ns per instruction" : "wall-clock time";
 }
 
-static void summary_line(const struct cmp *c, FILE *o, const struct cmp_group *G, size_t k)
+static void summary_line(FILE *o, const struct cmp_group *G, size_t k)
 {
 	const struct cmp_cell *x = &G->cell[k];
 	char title[512], iv[48];
 	cmp_group_title(G, title, sizeof title);
 	interval_text(x, iv, sizeof iv);
+	int dir = cmp_verdict(G, x) != CMP_CHANGED;
 	fprintf(o, "    %+7.1f%% %-20s q=%-8.2g %s (%s%s%s)\n", x->change * 100, iv, x->q, title, G->unit,
-		G->kind == CMP_FIGURE && G->better[0] ? ", " : "", G->kind == CMP_FIGURE && G->better[0] ?
-		(!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
-	(void)c;
+		dir ? ", " : "", dir ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
 static void print_summary(const struct cmp *c, FILE *o, const char *mode)
@@ -100,28 +99,29 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 			continue;
 		fprintf(o, "%s vs %s: %zu figures: %zu worse, %zu better, %zu unchanged", c->kernels[k].label,
 			c->kernels[c->base].label, t.figures, t.worse, t.better, t.same);
+		if (t.changed)
+			fprintf(o, ", %zu changed with no direction (their records say no better/worse)", t.changed);
 		if (t.untested)
 			fprintf(o, ", %zu not testable (fewer than 2 runs a side)", t.untested);
 		fputc('\n', o);
 		n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 		for (size_t i = 0; i < n; i++) {
-			const struct cmp_cell *x = &c->groups[ix[i]].cell[k];
-			if (i == 0 || x->worse != c->groups[ix[i - 1]].cell[k].worse)
-				fprintf(o, "  %s, largest first:\n", x->worse ? "worse" : "better");
-			summary_line(c, o, &c->groups[ix[i]], k);
+			static const char *const head[] = { "worse", "better", "changed, no direction" };
+			int v = cmp_verdict(&c->groups[ix[i]], &c->groups[ix[i]].cell[k]);
+			if (i == 0 || v != cmp_verdict(&c->groups[ix[i - 1]], &c->groups[ix[i - 1]].cell[k]))
+				fprintf(o, "  %s, largest first:\n", head[v]);
+			summary_line(o, &c->groups[ix[i]], k);
 		}
 		n = cmp_significant(c, mode, CMP_COUNTER, k, ix);
 		if (n) {
 			/* largest first, whatever the direction */
 			fprintf(o, "  counters that moved (they explain the figures; they are not figures):\n");
-			for (size_t i = 0, shown = 0; i < n; i++) {
-				const struct cmp_cell *x = &c->groups[ix[i]].cell[k];
-				(void)x;
-				if (shown++ == SUMMARY_COUNTERS) {
+			for (size_t i = 0; i < n; i++) {
+				if (i == SUMMARY_COUNTERS) {
 					fprintf(o, "    ... and %zu more (the counters table has them all)\n", n - SUMMARY_COUNTERS);
 					break;
 				}
-				summary_line(c, o, &c->groups[ix[i]], k);
+				summary_line(o, &c->groups[ix[i]], k);
 			}
 		}
 		for (size_t g = 0; g < c->ngroups; g++) {
@@ -208,7 +208,7 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	fprintf(o, "bootbench compare: %zu kernels, %zu boots, %u runs; baseline %s\n", c->nkernels, c->nboots,
 		c->nruns, c->kernels[c->base].label);
 	fprintf(o, "'*' significant: Benjamini-Hochberg q < %g across the figures of one comparison (the counters are "
-		   "a family of their own) and |change| >= %g%%; [lo, hi]: %g%% interval of the change (Welch); "
+		   "a family of their own: at most that share of the '*' are expected to be chance) and |change| >= %g%%; [lo, hi]: %g%% interval of the change (Welch); "
 		   "'~' noisy: CoV > %g%%; MDC: smallest change these runs can detect (80%% power); n5%%: runs per "
 		   "kernel to detect 5%%\n",
 		c->fdr, c->min_effect * 100, (1 - c->alpha) * 100, c->noisy * 100);
@@ -216,8 +216,8 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 		fprintf(o, "%u run records arrived twice (same boot id and sequence number) and were counted once\n",
 			c->dup_runs);
 	if (c->over_kernels)
-		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared\n", c->over_kernels,
-			CMP_MAX_KERNELS);
+		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared (%s)\n", c->over_kernels,
+			CMP_MAX_KERNELS, c->over_names);
 	if (what & CMP_OUT_SUMMARY)
 		for (size_t m = 0; m < c->nmodes; m++)
 			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))

@@ -58,9 +58,12 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	esc(o, G->metric);
 	fprintf(o, " (");
 	esc(o, G->unit);
-	fputs(", ", o);
-	esc(o, G->better);
-	fprintf(o, " is better)</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+	if (G->better[0]) {
+		fputs(", ", o);
+		esc(o, G->better);
+		fputs(" is better", o);
+	}
+	fprintf(o, ")</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		W, H, W, H);
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
@@ -129,7 +132,15 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 		}
 		fprintf(o, "\"/><text x=\"%d\" y=\"%d\" class=\"cl\" fill=\"%s\">", W - R + 6, T + 14 * si, palette[si % 8]);
 		esc(o, tr->keys[i]);
-		fprintf(o, " (max %.4g)</text>", mx);
+		fprintf(o, " (max %.4g", mx);
+		{
+			const char *u = json_get_str(json_get(json_get(v, "summary"), tr->keys[i]), "unit");
+			if (u) {
+				fputc(' ', o);
+				esc(o, u);
+			}
+		}
+		fputs(")</text>", o);
 		si++;
 	}
 	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\">each series scaled to its own max</text>", W - R + 6, H - 8);
@@ -144,6 +155,45 @@ static const char *mode_title(const char *mode)
 	return !strcmp(mode, "deterministic") ? " (figures are instruction-derived, not real time)" : " (wall-clock time)";
 }
 
+/* The significant changes of one kind, as the text summary lists them. */
+static void summary_rows(FILE *o, const struct cmp *c, size_t k, const size_t *ix, size_t n, size_t max)
+{
+	static const char *const cls[] = { "worse sig", "better sig", "sig" };
+	fputs("<table class=\"sum\"><tr><th>change</th><th>interval</th><th>q</th><th class=\"l\">figure</th>"
+	      "<th class=\"l\">unit</th><th class=\"l\">note</th></tr>\n", o);
+	for (size_t i = 0; i < n && i < max; i++) {
+		const struct cmp_group *G = &c->groups[ix[i]];
+		const struct cmp_cell *x = &G->cell[k];
+		int v = cmp_verdict(G, x);
+		char title[512];
+		cmp_group_title(G, title, sizeof title);
+		fprintf(o, "<tr class=\"%s\"><td>%+.1f%% %s</td>", cls[v], x->change * 100,
+			v == CMP_WORSE ? "worse" : v == CMP_BETTER ? "better" : x->change > 0 ? "higher" : "lower");
+		if (isfinite(x->lo))
+			fprintf(o, "<td>[%+.1f%%, %+.1f%%]</td>", x->lo * 100, x->hi * 100);
+		else
+			fputs("<td>-</td>", o);
+		fprintf(o, "<td>%.2g</td><td class=\"l\">", x->q);
+		esc(o, title);
+		fputs("</td><td class=\"l\">", o);
+		esc(o, G->unit);
+		if (v != CMP_CHANGED) {
+			fputs(", ", o);
+			esc(o, G->better);
+			fputs(" is better", o);
+		}
+		fputs("</td><td class=\"l\">", o);
+		if (G->inforce_diff) {
+			fputs("tunables in force differ: ", o);
+			esc(o, G->inforce_diff);
+		}
+		fputs("</td></tr>\n", o);
+	}
+	if (n > max)
+		fprintf(o, "<tr><td class=\"l\" colspan=\"6\">... and %zu more (in the per-workload tables)</td></tr>\n", n - max);
+	fputs("</table>\n", o);
+}
+
 static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix)
 {
 	struct cmp_tally t;
@@ -155,39 +205,21 @@ static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	esc(o, c->kernels[c->base].label);
 	fprintf(o, "</h3>\n<p class=\"counts\">%zu figures: <span class=\"worse sig\">%zu worse</span>, "
 		   "<span class=\"better sig\">%zu better</span>, %zu unchanged", t.figures, t.worse, t.better, t.same);
+	if (t.changed)
+		fprintf(o, ", %zu changed with no direction", t.changed);
 	if (t.untested)
 		fprintf(o, ", %zu not testable (fewer than 2 runs a side)", t.untested);
 	fputs(".</p>\n", o);
 	n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
-	if (!n) {
+	if (n)
+		summary_rows(o, c, k, ix, n, (size_t)-1);
+	else
 		fputs("<p>No significant change.</p>\n", o);
-		return;
+	n = cmp_significant(c, mode, CMP_COUNTER, k, ix);
+	if (n) {
+		fputs("<p class=\"ch\">Counters that moved (they explain the figures; they are not figures):</p>\n", o);
+		summary_rows(o, c, k, ix, n, 12);
 	}
-	fputs("<table class=\"sum\"><tr><th>change</th><th>interval</th><th>q</th><th class=\"l\">figure</th>"
-	      "<th class=\"l\">unit</th><th class=\"l\">note</th></tr>\n", o);
-	for (size_t i = 0; i < n; i++) {
-		const struct cmp_group *G = &c->groups[ix[i]];
-		const struct cmp_cell *x = &G->cell[k];
-		char title[512];
-		cmp_group_title(G, title, sizeof title);
-		fprintf(o, "<tr class=\"%s\"><td>%+.1f%% %s</td>", x->worse ? "worse sig" : "better sig", x->change * 100,
-			x->worse ? "worse" : "better");
-		if (isfinite(x->lo))
-			fprintf(o, "<td>[%+.1f%%, %+.1f%%]</td>", x->lo * 100, x->hi * 100);
-		else
-			fputs("<td>-</td>", o);
-		fprintf(o, "<td>%.2g</td><td class=\"l\">", x->q);
-		esc(o, title);
-		fputs("</td><td class=\"l\">", o);
-		esc(o, G->unit);
-		fprintf(o, ", %s is better</td><td class=\"l\">", G->better);
-		if (G->inforce_diff) {
-			fputs("tunables in force differ: ", o);
-			esc(o, G->inforce_diff);
-		}
-		fputs("</td></tr>\n", o);
-	}
-	fputs("</table>\n", o);
 }
 
 /* One row per figure: the change and its interval against zero. */
@@ -406,9 +438,9 @@ int cmp_write_html(const struct cmp *c, const char *path)
 		c->nkernels, c->nboots, c->nruns);
 	esc(o, c->kernels[c->base].label);
 	fprintf(o, "</b>. A change is marked significant (*) when Welch's t-test p, adjusted by Benjamini&ndash;Hochberg "
-		   "across all figures of the comparison, gives q &lt; %g, and the change is at least %g%%: about %g%% of the "
-		   "changes so marked are expected to be chance. Intervals are %g%% (Welch) of the change, relative to the "
-		   "baseline mean. Figures whose coefficient of variation exceeds %g%% are marked noisy (~). MDC is the "
+		   "across all figures of the comparison, gives q &lt; %g, and the change is at least %g%%: at most %g%% of the "
+		   "changes so marked are expected to be chance. Intervals are %g%% (Welch) of each change on its own, relative "
+		   "to the baseline mean. Figures whose coefficient of variation exceeds %g%% are marked noisy (~). MDC is the "
 		   "smallest change the runs at hand can detect at 80%% power. Runs are grouped by workload and its every "
 		   "parameter, the layout as built and the tunables that held; <i>what differs</i> names what tells a "
 		   "row from its siblings.</p>\n",
@@ -446,7 +478,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	fputs("</table>\n<h2>Counter traces</h2>\n", o);
 	if (!c->ntraces)
 		fputs("<p>These records carry no counter traces.</p>\n", o);
-	for (size_t t = 0; t < c->ntraces && t < 8; t++)
+	for (size_t t = 0; t < c->ntraces; t++)
 		trace_chart(o, c->traces[t].title, c->traces[t].json);
 	fputs("<h2>Boots</h2><table><tr><th class=\"l\">boot id</th><th class=\"l\">kernel</th><th class=\"l\">release</th>"
 	      "<th class=\"l\">version</th><th class=\"l\">config sha256</th><th class=\"l\">userland id</th><th class=\"l\">mode</th></tr>\n", o);

@@ -126,6 +126,20 @@ static void layout_key(struct sbuf *out, const struct jv *l)
 		if ((s = json_get_str(fs, "features")))
 			sb_printf(out, ";features=%s", s);
 	}
+	if (md && md->t == J_OBJ && (s = json_get_str(md, "resync")))
+		/* the mode, not the seconds waited: "resynced (waited 3.1 s)" */
+		sb_printf(out, ";resync=%.*s", (int)strcspn(s, " ("), s);
+	if (fs && fs->t == J_OBJ) {
+		if ((s = json_get_str(fs, "mkfs")))
+			sb_printf(out, ";mkfs=%s", s);
+		if ((s = json_get_str(fs, "mount"))) {
+			/* "DEV DIR TYPE OPTIONS 0 0": the options, not the device */
+			const char *o = s;
+			for (int f = 0; f < 3 && *o; f++)
+				o += strcspn(o, " "), o += strspn(o, " ");
+			sb_printf(out, ";mount=%.*s", (int)strcspn(o, " "), o);
+		}
+	}
 	if (mem && mem->t == J_ARR && mem->n) {
 		/* how many members and how big; not which serials (another
 		 * machine of the same model is the same experiment) */
@@ -135,8 +149,9 @@ static void layout_key(struct sbuf *out, const struct jv *l)
 	}
 }
 
-/* Devices on which `name` did not hold, from the refused (and, in records
- * written before it existed, the skipped) list: "md0" or "md0+vda". */
+/* Where `name` did not hold and what stayed in force there, from the
+ * refused list (and, in records written before it existed, the skipped
+ * one): "md0=none" or "md0=none+vda=mq-deadline". */
 static void refused_on(struct sbuf *out, const struct jv *t, const char *name)
 {
 	const char *lists[] = { "refused", "skipped" };
@@ -145,7 +160,7 @@ static void refused_on(struct sbuf *out, const struct jv *t, const char *name)
 		const struct jv *a = json_get(t, lists[l]);
 		for (size_t i = 0; a && a->t == J_ARR && i < a->n; i++) {
 			const char *tn = json_get_str(a->items[i], "tunable"), *dev = json_get_str(a->items[i], "device");
-			const char *why = json_get_str(a->items[i], "reason");
+			const char *why = json_get_str(a->items[i], "reason"), *kept = json_get_str(a->items[i], "in_force");
 			if (!tn || strcmp(tn, name))
 				continue;
 			/* old records: "skipped" mixed refusals with absent attributes */
@@ -154,22 +169,33 @@ static void refused_on(struct sbuf *out, const struct jv *t, const char *name)
 			if (n++)
 				sb_putc(out, '+');
 			word(out, dev ? dev : "?");
+			if (kept) {
+				sb_putc(out, '=');
+				word(out, kept);
+			}
 		}
 	}
 }
 
-static int absent_everywhere(const struct jv *t, const char *name)
+/* Requested where no device has it (tmpfs, no such attribute): not in force. */
+static int absent_everywhere(const struct jv *in, const char *name)
 {
-	const struct jv *in = json_get(t, "in_force");
 	if (!in || in->t != J_OBJ)
-		return json_get(t, "in_force") != NULL;	/* an in_force object that is not one */
+		return 0;	/* nothing read back (old records): take the request as held */
 	for (size_t d = 0; d < in->n; d++)
 		if (json_get(in->items[d], name))
 			return 0;
 	return 1;
 }
 
-static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv *t)
+/* Properties of the device rather than settings of the kernel: a run on
+ * a rotating disk or with the write cache off is another experiment. */
+static int device_property(const char *attr)
+{
+	return !strcmp(attr, "rotational") || !strcmp(attr, "write_cache");
+}
+
+static void tunables_key(struct sbuf *out, struct sbuf *inforce, struct sbuf *hw, const struct jv *t)
 {
 	const struct jv *req = json_get(t, "requested"), *in = json_get(t, "in_force");
 	char **items;
@@ -180,8 +206,7 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv
 		for (size_t i = 0; i < req->n; i++) {
 			struct sbuf sb = { 0 }, on = { 0 };
 			const char *name = req->keys[i];
-			/* requested where no device has it (tmpfs, no such attribute): not in force */
-			if (in && absent_everywhere(t, name))
+			if (absent_everywhere(in, name))
 				continue;
 			word(&sb, name);
 			sb_putc(&sb, '=');
@@ -209,6 +234,15 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, const struct jv
 				struct sbuf sb = { 0 };
 				if (json_get(req, dv->keys[a]))
 					continue;
+				if (device_property(dv->keys[a])) {
+					sb_puts(hw, hw->len ? "," : ";device=");
+					word(hw, in->keys[d]);
+					sb_putc(hw, ':');
+					word(hw, dv->keys[a]);
+					sb_putc(hw, '=');
+					value_text(hw, dv->items[a]);
+					continue;
+				}
 				word(&sb, in->keys[d]);
 				sb_putc(&sb, ':');
 				word(&sb, dv->keys[a]);
@@ -232,7 +266,13 @@ void run_identity(const struct jv *data, struct run_id *id)
 		layout_key(&id->layout, l);
 	else
 		sb_puts(&id->layout, "name=?");
-	tunables_key(&id->tunables, &id->inforce, json_get(data, "tunables"));
+	{
+		struct sbuf hw = { 0 };
+		tunables_key(&id->tunables, &id->inforce, &hw, json_get(data, "tunables"));
+		if (hw.len)
+			sb_puts(&id->layout, hw.s);
+		sb_free(&hw);
+	}
 }
 
 void run_id_free(struct run_id *id)

@@ -75,3 +75,37 @@ void strmap_free(struct strmap *m)
 	free(m->val);
 	memset(m, 0, sizeof *m);
 }
+
+static size_t u64_slot(const struct u64set *s, unsigned long long key)
+{
+	unsigned long long h = key * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 17) & (s->cap - 1);
+	while (s->k[i] && s->k[i] != key)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+int u64set_add(struct u64set *s, unsigned long long key)
+{
+	size_t i;
+	if ((s->n + 1) * 2 > s->cap) {
+		struct u64set n = { xcalloc(s->cap ? s->cap * 2 : 1024, sizeof *n.k), s->cap ? s->cap * 2 : 1024, s->n };
+		for (size_t j = 0; j < s->cap; j++)
+			if (s->k[j])
+				n.k[u64_slot(&n, s->k[j])] = s->k[j];
+		free(s->k);
+		*s = n;
+	}
+	i = u64_slot(s, key);
+	if (s->k[i])
+		return 1;
+	s->k[i] = key;
+	s->n++;
+	return 0;
+}
+
+void u64set_free(struct u64set *s)
+{
+	free(s->k);
+	memset(s, 0, sizeof *s);
+}

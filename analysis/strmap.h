@@ -21,4 +21,13 @@ size_t strmap_get(const struct strmap *m, const char *key);
 size_t strmap_put(struct strmap *m, const char *key, size_t val);
 void strmap_free(struct strmap *m);
 
+/* A set of 64-bit keys (0 is not a key): 16 bytes a member at most. */
+struct u64set {
+	unsigned long long *k;
+	size_t cap, n;
+};
+/* 1 if key was there already, else adds it and returns 0. */
+int u64set_add(struct u64set *s, unsigned long long key);
+void u64set_free(struct u64set *s);
+
 #endif

@@ -34,7 +34,7 @@ is "$rows" 4 "tcpbw bandwidth: 2 parameter sets x 2 scheduler outcomes = 4 rows"
 is "$(sed -n '/^== figures/,/^$/p' "$T/cmp" | grep '^tcpbw \[' | grep ' bandwidth ' | grep -c ' n=2 .* n=2 ')" 4 \
 	"... each with 2 runs a kernel (never pooled)"
 ok "rows are labelled with the message size" sh -c "grep -q '^tcpbw \[msg=64K ' '$T/cmp' && grep -q '^tcpbw \[msg=8K ' '$T/cmp'"
-ok "the refused scheduler is shown as refused" grep -q '^tcpbw \[msg=64K scheduler=bfq(refused:vd[a-z])\]' "$T/cmp"
+ok "the refused scheduler is shown as refused" grep -q '^tcpbw \[msg=64K scheduler=bfq(refused:vd[a-z]=mq-deadline)\]' "$T/cmp"
 
 printf 'plan plain\ntimeout 120\nlayout raw fs=ext2\nworkload null\n' > "$T/plain.plan"
 "$BB" mkresults "$T/p.img" --size 8M --plan "$T/plain.plan" 2>/dev/null

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 38
+plan 41
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -88,7 +88,7 @@ ok "golden (tests/fixtures/compare/params.golden)" diff -u tests/fixtures/compar
 is "$(grep -c '^tcpbw \[msg=\(64K\|8K\)\] / ramdisk-ext2 *bandwidth .* n=3 ' "$T/p")" 2 \
 	"one workload at two parameter sets: two rows, labelled by what differs, 3 runs each"
 ok "a refused scheduler is a row of its own, shown as refused" \
-	grep -q '^stream \[scheduler=bfq(refused:ram0)\] / ramdisk-ext2 .* n=3 ' "$T/p"
+	grep -q '^stream \[scheduler=bfq(refused:ram0=none)\] / ramdisk-ext2 .* n=3 ' "$T/p"
 ok "... never pooled with the run where the scheduler held" grep -q '^stream \[scheduler=none\] / ramdisk-ext2 .* n=3 ' "$T/p"
 ok "tunables in force that the plan did not set and that differ between kernels are named" \
 	grep -q '\^ tunables in force differ (not set by the plan): ram0:read_ahead_kb: 6.1.192 generic 128, 6.1.192 rt 256$' "$T/p"
@@ -102,7 +102,7 @@ ok "collect --format csv carries tunables as held and the parameters" \
 is "$rc:$(grep -c '^  params msg=' "$T/m.err")" "100:2" "collect --metric over two parameter sets: exit 100, both listed"
 "$BB" collect "$P" --metric tcpbw.bandwidth --param msg=8K > "$T/m.csv"; rc=$?
 is "$rc:$(tail -n +2 "$T/m.csv" | wc -l)" "0:6" "... --param msg=8K picks its 6 rows"
-"$BB" collect "$P" --metric stream.write_MBps --param 'scheduler=bfq(refused:ram0)' > "$T/m2.csv"; rc=$?
+"$BB" collect "$P" --metric stream.write_MBps --param 'scheduler=bfq(refused:ram0=none)' > "$T/m2.csv"; rc=$?
 is "$rc:$(tail -n +2 "$T/m2.csv" | wc -l)" "0:6" "--param matches a tunable as it held"
 
 # values with blanks and '=' (plans allow quoted values) are quoted in the
@@ -115,6 +115,24 @@ done > "$T/quoted.jsonl"
 "$BB" compare "$T/quoted.jsonl" > "$T/quoted" 2>&1
 is "$(grep -c '^w \[.*\] / t ' "$T/quoted")" 2 "a value holding a blank and '=' is not confused with two parameters: 2 rows"
 ok "... labelled with the quoted value" grep -q '^w \[a="1 b=2"\] / t ' "$T/quoted"
+
+# a figure without a direction is never called better; runs of one kernel
+# under different settings in force are not pooled into one sample
+for i in 1 2 3 4; do
+	rel=6.1.0; [ $((i % 2)) = 0 ] && rel=6.2.0
+	ra=128; [ "$i" = 3 ] && ra=4096
+	printf '{"seq":%d,"boot_id":"%032x","type":"boot","data":{"kernel":{"release":"%s"},"mode":"wallclock"}}\n' $((10*i)) $i $rel
+	for r in 1 2; do
+		printf '{"seq":%d,"boot_id":"%032x","type":"run","data":{"workload":"w","layout":{"name":"t"},"status":"ok","metrics":[{"name":"count","value":%d,"unit":"n","better":""}]}}\n' $((10*i+r)) $i $((100 + 50 * (i % 2 == 0) + i + r))
+		printf '{"seq":%d,"boot_id":"%032x","type":"run","data":{"workload":"m","layout":{"name":"t"},"status":"ok","tunables":{"requested":{},"in_force":{"vda":{"read_ahead_kb":"%s"}}},"metrics":[{"name":"t","value":%d,"unit":"s","better":"lower"}]}}\n' $((10*i+r+4)) $i $ra $((10 + i + r))
+	done
+done > "$T/dir.jsonl"
+"$BB" compare "$T/dir.jsonl" > "$T/dir" 2>&1
+ok "a figure with no direction that changed is 'changed with no direction', never 'better'" \
+	sh -c "grep -q '^6.2.0 vs 6.1.0: 2 figures: 0 worse, 0 better, 0 unchanged, 1 changed with no direction' '$T/dir' && grep -q '^  changed, no direction, largest first:' '$T/dir'"
+ok "... and its row says higher, not better" grep -q '^w / t .* count .* +4[0-9.]*% higher p=' "$T/dir"
+ok "runs of one kernel under different read_ahead_kb are not tested as one sample (1 not testable)" \
+	sh -c "grep -q ', 1 not testable' '$T/dir' && grep -q 'they differed between runs of one kernel' '$T/dir'"
 
 # --- false discoveries --------------------------------------------------------
 # 60 figures, 10 with a real change (2-20%), 4 runs a side, CoV 3%: q from
@@ -142,6 +160,10 @@ w(sys.argv[1] + "/bh.jsonl", 60, {i: 0.02 * (i + 1) for i in range(10)}, 0.03, 4
 w(sys.argv[1] + "/noise.jsonl", 200, {}, 0.10, 4)
 PY
 "$BB" compare "$T/bh.jsonl" --csv > "$T/bh.csv"
+if ! /usr/bin/python3 -c 'import scipy, statsmodels' 2>/dev/null; then
+	skip "scipy or statsmodels missing (scripts/install-deps installs python3-scipy, python3-statsmodels)"
+	skip "scipy or statsmodels missing"
+else
 out=$(/usr/bin/python3 - "$T/bh.jsonl" "$T/bh.csv" <<'PY' 2>&1
 import csv, json, sys
 from scipy import stats
@@ -165,6 +187,7 @@ PY
 set -- $out
 is "$1 $2" "60 0" "BH q-values of all 60 figures agree with statsmodels' fdr_bh (rel. 1e-6)"
 is "$4" "$3" "significant figures = statsmodels' rejections at q 0.05 ($3; all changes here exceed 0.5%)"
+fi
 "$BB" compare "$T/noise.jsonl" --csv > "$T/noise.csv"
 raw=$(awk -F, 'NR > 1 && $9 == "0" && $16 != "" && $16 < 0.05' "$T/noise.csv" | wc -l)
 flag=$(awk -F, 'NR > 1 && $9 == "0" && $17 == "1"' "$T/noise.csv" | wc -l)

@@ -60,5 +60,5 @@ ok "rendered: the parameter sets' regressions named in full, largest first (tcpb
 ok "rendered: chart titles whole, not cut (... (MB/s, higher is better))" \
 	has "$(flat)" "tcpbw [msg=64K] / ramdisk-ext2: bandwidth (MB/s, higher is better)"
 ok "rendered: the forest plot labels every figure, the refused scheduler included" \
-	has "$txt" "scheduler=bfq(refused:ram0) / ramdisk-ext2: write_MBps"
+	has "$txt" "scheduler=bfq(refused:ram0=none) / ramdisk-ext2: write_MBps"
 done_testing
