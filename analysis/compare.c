@@ -81,13 +81,16 @@ static const struct cmp_boot *find_boot(const struct cmp *c, const char *id)
 	return i == (size_t)-1 ? NULL : &c->boots[i];
 }
 
-static void add_mode(struct cmp *c, const char *mode)
+static const char *add_mode(struct cmp *c, const char *mode)
 {
 	for (size_t i = 0; i < c->nmodes; i++)
 		if (!strcmp(c->modes[i], mode))
-			return;
+			return c->modes[i];
+	if (c->nmodes == CMP_MAX_MODES - 1 && strcmp(mode, "other"))
+		return add_mode(c, "other");	/* a hostile number of modes is one more */
 	c->modes = xrealloc(c->modes, (c->nmodes + 1) * sizeof *c->modes);
-	c->modes[c->nmodes++] = xstrdup(mode);
+	c->modes[c->nmodes] = xstrdup(mode);
+	return c->modes[c->nmodes++];
 }
 
 static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
@@ -95,9 +98,11 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 {
 	struct sbuf key = { 0 };
 	size_t i;
-	/* \x1f cannot appear in any of the parts (JSON strings escape it) */
-	sb_printf(&key, "%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", kind, mode, wl, id->params.s, id->layout.s,
-		  id->tunables.s, metric, unit);
+	/* each part length-prefixed: no byte in a part can shift it into the next */
+	const char *parts[] = { mode, wl, id->params.s, id->layout.s, id->tunables.s, metric, unit, better };
+	sb_printf(&key, "%d", kind);
+	for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+		sb_printf(&key, "|%zu:%s", strlen(parts[p]), parts[p]);
 	i = strmap_get(&c->group_ix, key.s);
 	if (i != (size_t)-1) {
 		sb_free(&key);
@@ -124,8 +129,21 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 	return g;
 }
 
-static void cell_add(struct cmp_cell *cell, double v, const char *inforce)
+static void grow_cells(struct cmp_group *g, size_t n)
 {
+	if (g->ncell >= n)
+		return;
+	g->cell = xrealloc(g->cell, n * sizeof *g->cell);
+	memset(g->cell + g->ncell, 0, (n - g->ncell) * sizeof *g->cell);
+	g->ncell = n;
+}
+
+static void cell_add(struct cmp_group *g, size_t k, double v, const char *inforce)
+{
+	struct cmp_cell *cell;
+	grow_cells(g, k + 1);
+	cell = &g->cell[k];
+	{
 	double d = v - cell->mean;
 	if (!cell->n || v < cell->min)
 		cell->min = v;
@@ -139,6 +157,7 @@ static void cell_add(struct cmp_cell *cell, double v, const char *inforce)
 	else if (strcmp(cell->inforce, inforce) && strcmp(cell->inforce, "*")) {
 		free(cell->inforce);
 		cell->inforce = xstrdup("*");
+	}
 	}
 }
 
@@ -162,6 +181,7 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	snprintf(b->userland, sizeof b->userland, "%s", str_or(d, "userland", ""));
 	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
 	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
+	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
 	kernel_label(b->release, b->version, b->label, sizeof b->label);
 	if (json_get_str(d, "tag")) {
 		size_t l = strlen(b->label);
@@ -172,7 +192,6 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	strmap_put(&c->boot_ix, b->id, c->nboots++);
 	if (ki >= 0)
 		c->kernels[ki].boots++;
-	add_mode(c, b->mode);
 }
 
 /* Per-run counter summaries ("counters":{"summary":{name:{mean,unit}}})
@@ -190,7 +209,7 @@ static void add_counters(struct cmp *c, const struct cmp_boot *b, int k, const c
 		if (!m || m->t != J_NUM || !isfinite(m->num))
 			continue;
 		g = group_of(c, CMP_COUNTER, b->mode, wl, id, lname, sum->keys[i], str_or(sum->items[i], "unit", ""), "");
-		cell_add(&g->cell[k], m->num, id->inforce.s);
+		cell_add(g, k, m->num, id->inforce.s);
 	}
 }
 
@@ -200,13 +219,19 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 	const struct jv *d = json_get(rec, "data"), *seq = json_get(rec, "seq");
 	if (!type || !id || !d || d->t != J_OBJ)
 		return;
+	if (!*id || strlen(id) > 32) {
+		/* ours are 32 hex digits; a longer one would be cut and misread */
+		if (!c->boots_only)
+			c->bad_ids++;
+		return;
+	}
 	if (!strcmp(type, "boot")) {
 		add_boot(c, id, d);
 		return;
 	}
-	if (strcmp(type, "run"))
+	if (strcmp(type, "run") || c->boots_only)
 		return;
-	if (seq && seq->t == J_NUM && seq->num >= 0 && seq->num < 4294967296.0) {
+	if (seq && seq->t == J_NUM && seq->num >= 0 && seq->num < 4294967296.0 && seq->num == floor(seq->num)) {
 		/* a run that reached us twice (the image and its own console log,
 		 * or two collects) is one run */
 		size_t bi = strmap_get(&c->boot_ix, id);
@@ -259,7 +284,7 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 				continue;
 			g = group_of(c, CMP_FIGURE, b->mode, wl, &rid, lname, str_or(m, "name", "?"), str_or(m, "unit", ""),
 				     str_or(m, "better", ""));
-			cell_add(&g->cell[k], val->num, rid.inforce.s);
+			cell_add(g, k, val->num, rid.inforce.s);
 		}
 		{
 			const struct jv *ctr = json_get(d, "counters");
@@ -281,34 +306,71 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 
 /* ---- labels: what tells a group from the others of its workload ---- */
 
-/* Does text hold pair (of length plen, key klen) with the same value? */
-static int same_pair(const char *text, const char *pair, size_t plen, size_t klen)
+/* Per family, which keys vary: a key varies when some distinct string of
+ * the family lacks it or holds it with another value. One pass over the
+ * family's distinct strings, then one over each group's own pairs. */
+struct keyinfo {
+	struct strmap ix;	/* key -> index */
+	char **first;		/* the first value seen */
+	size_t *count;		/* strings holding the key */
+	int *varies;
+	size_t n, strings;
+};
+
+static void keyinfo_add(struct keyinfo *ki, const char *text)
 {
+	ki->strings++;
+	if (!strcmp(text, "-"))
+		return;
 	for (const char *p = text; *p;) {
-		size_t m = runid_pair_len(p);
-		if (runid_key_len(p, m) == klen && !strncmp(p, pair, klen))
-			return m == plen && !strncmp(p, pair, m);
+		size_t m = runid_pair_len(p), klen = runid_key_len(p, m);
+		char *key = xasprintf("%.*s", (int)klen, p), *val = xasprintf("%.*s", (int)(m - klen), p + klen);
+		size_t i = strmap_get(&ki->ix, key);
+		if (i == (size_t)-1) {
+			i = strmap_put(&ki->ix, key, ki->n++);
+			ki->first = xrealloc(ki->first, ki->n * sizeof *ki->first);
+			ki->count = xrealloc(ki->count, ki->n * sizeof *ki->count);
+			ki->varies = xrealloc(ki->varies, ki->n * sizeof *ki->varies);
+			ki->first[i] = val;
+			ki->count[i] = 0;
+			ki->varies[i] = 0;
+		} else {
+			ki->varies[i] |= strcmp(ki->first[i], val) != 0;
+			free(val);
+		}
+		ki->count[i]++;
+		free(key);
 		p += m + (p[m] == ' ');
 	}
-	return 0;
 }
 
-/* The pairs of `mine` that some sibling lacks or holds with another value. */
-static void differing(struct sbuf *out, const char *mine, const char *const *sib, size_t nsib)
+/* The pairs of `mine` whose key varies in the family, and refusals. */
+static void differing(struct sbuf *out, const char *mine, const struct keyinfo *ki)
 {
 	if (!strcmp(mine, "-"))
 		return;
 	for (const char *p = mine; *p;) {
 		size_t m = runid_pair_len(p), klen = runid_key_len(p, m);
-		int differs = 0;
+		char *key = xasprintf("%.*s", (int)klen, p);
+		size_t i = strmap_get(&ki->ix, key);
 		/* a refusal is always shown, siblings or not */
-		differs = memmem(p, m, "(refused", 8) != NULL;
-		for (size_t s = 0; s < nsib && !differs; s++)
-			differs = strcmp(sib[s], mine) && !same_pair(sib[s], p, m, klen);
+		int differs = memmem(p, m, "(refused", 8) != NULL ||
+			      (i != (size_t)-1 && (ki->varies[i] || ki->count[i] < ki->strings));
 		if (differs)
 			sb_printf(out, "%s%.*s", out->len ? " " : "", (int)m, p);
+		free(key);
 		p += m + (p[m] == ' ');
 	}
+}
+
+static void keyinfo_free(struct keyinfo *ki)
+{
+	for (size_t i = 0; i < ki->n; i++)
+		free(ki->first[i]);
+	free(ki->first);
+	free(ki->count);
+	free(ki->varies);
+	strmap_free(&ki->ix);
 }
 
 /* Distinct strings of one field among the groups of one (mode, workload
@@ -338,6 +400,7 @@ static void make_labels(struct cmp *c)
 {
 	struct strmap fam = { 0 };
 	struct distinct *params = NULL, *tuns = NULL, *lkeys = NULL;
+	struct keyinfo *kp, *kt;
 	size_t nfam = 0;
 	size_t *fp = xcalloc(c->ngroups + 1, sizeof *fp), *fl = xcalloc(c->ngroups + 1, sizeof *fl);
 	/* families: (mode, workload) for parameters, (mode, workload, layout) for
@@ -366,16 +429,22 @@ static void make_labels(struct cmp *c)
 		free(k1);
 		free(k2);
 	}
+	kp = xcalloc(nfam + 1, sizeof *kp);
+	kt = xcalloc(nfam + 1, sizeof *kt);
+	for (size_t f = 0; f < nfam; f++) {
+		for (size_t i = 0; i < params[f].n; i++)
+			keyinfo_add(&kp[f], params[f].s[i]);
+		for (size_t i = 0; i < tuns[f].n; i++)
+			keyinfo_add(&kt[f], tuns[f].s[i]);
+	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		struct sbuf sb = { 0 };
 		const struct distinct *lk = &lkeys[fl[g]];
-		differing(&sb, G->params, params[fp[g]].s, params[fp[g]].n);
-		differing(&sb, G->tunables, tuns[fl[g]].s, tuns[fl[g]].n);
+		differing(&sb, G->params, &kp[fp[g]]);
+		differing(&sb, G->tunables, &kt[fl[g]]);
 		if (lk->n > 1)
-			for (size_t i = 0; i < lk->n; i++)
-				if (!strcmp(lk->s[i], G->lkey))
-					sb_printf(&sb, "%sbuild#%zu", sb.len ? " " : "", i + 1);
+			sb_printf(&sb, "%sbuild#%zu", sb.len ? " " : "", strmap_get(&lk->ix, G->lkey) + 1);
 		G->label = sb.len ? sb_steal(&sb) : xstrdup("");
 		sb_free(&sb);
 	}
@@ -383,7 +452,11 @@ static void make_labels(struct cmp *c)
 		distinct_free(&params[f]);
 		distinct_free(&tuns[f]);
 		distinct_free(&lkeys[f]);
+		keyinfo_free(&kp[f]);
+		keyinfo_free(&kt[f]);
 	}
+	free(kp);
+	free(kt);
 	free(params);
 	free(tuns);
 	free(lkeys);
@@ -525,31 +598,35 @@ static void cell_stats(struct cmp_cell *x)
 /* Group order for every output: by mode, then workload (in the order the
  * workloads were first met), then as read: the forest plot and the tables
  * show each workload once, together. */
+struct rank {
+	size_t rank, idx;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct rank *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
 static void sort_groups(struct cmp *c)
 {
 	struct strmap first = { 0 };
-	size_t *rank = xcalloc(c->ngroups + 1, sizeof *rank);
+	struct rank *r = xcalloc(c->ngroups + 1, sizeof *r);
 	struct cmp_group *sorted = xcalloc(c->ngroups + 1, sizeof *sorted);
-	size_t *idx = xcalloc(c->ngroups + 1, sizeof *idx);
 	for (size_t g = 0; g < c->ngroups; g++) {
-		char *k = xasprintf("%s\x1f%s", c->groups[g].mode, c->groups[g].workload);
-		rank[g] = strmap_put(&first, k, g);	/* the first group of its workload */
+		char *k = xasprintf("%zu:%s|%s", strlen(c->groups[g].mode), c->groups[g].mode, c->groups[g].workload);
+		r[g].rank = strmap_put(&first, k, g);	/* the first group of its (mode, workload) */
+		r[g].idx = g;
 		free(k);
-		idx[g] = g;
 	}
-	/* stable: by (rank of the workload's first group, own index) */
-	for (size_t i = 1; i < c->ngroups; i++)
-		for (size_t j = i; j > 0 && rank[idx[j - 1]] > rank[idx[j]]; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
+	qsort(r, c->ngroups, sizeof *r, by_rank);
 	for (size_t i = 0; i < c->ngroups; i++)
-		sorted[i] = c->groups[idx[i]];
+		sorted[i] = c->groups[r[i].idx];
 	memcpy(c->groups, sorted, c->ngroups * sizeof *sorted);
 	free(sorted);
-	free(idx);
-	free(rank);
+	free(r);
 	strmap_free(&first);
 }
 
@@ -577,6 +654,8 @@ int cmp_finish(struct cmp *c)
 	}
 	sort_groups(c);
 	strmap_free(&c->group_ix);	/* its indices are stale now; nothing adds groups after this */
+	for (size_t g = 0; g < c->ngroups; g++)
+		grow_cells(&c->groups[g], c->nkernels);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		struct cmp_cell *a = &G->cell[c->base];
@@ -596,20 +675,17 @@ int cmp_finish(struct cmp *c)
 			/* runs of one kernel under different settings are not one sample */
 			if ((x->inforce && !strcmp(x->inforce, "*")) || (a->inforce && !strcmp(a->inforce, "*")))
 				continue;
-			if (a->s.mean != 0)
-				x->change = (x->s.mean - a->s.mean) / fabs(a->s.mean);
+			if (a->s.mean == 0 || !isfinite(a->s.mean) || !isfinite(x->s.mean))
+				continue;	/* no relative change to judge: not testable */
+			x->change = (x->s.mean - a->s.mean) / fabs(a->s.mean);
 			x->worse = isfinite(x->change) && ((lower && x->change > 0) || (higher && x->change < 0));
 			if (x->n >= 2 && a->n >= 2) {
 				double cov, mdc;
 				size_t n = x->n < a->n ? x->n : a->n;
 				x->p = welch_t_test(&a->s, &x->s, NULL, NULL);
 				welch_ci(&a->s, &x->s, c->alpha, &x->lo, &x->hi);
-				if (a->s.mean != 0) {
-					x->lo /= fabs(a->s.mean);
-					x->hi /= fabs(a->s.mean);
-				} else {
-					x->lo = x->hi = NAN;
-				}
+				x->lo /= fabs(a->s.mean);
+				x->hi /= fabs(a->s.mean);
 				cov = stats_pooled_cov(&a->s, &x->s);
 				mdc = min_detectable_change(cov, n, c->alpha, 0.8);
 				if (!isfinite(G->mdc) || mdc > G->mdc) {
@@ -655,7 +731,9 @@ void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally
 		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!x->n && !G->cell[c->base].n))
 			continue;
 		t->figures++;
-		if (!isfinite(x->q))
+		if (!x->n)
+			t->missing++;
+		else if (!isfinite(x->q))
 			t->untested++;
 		else if (!x->significant)
 			t->same++;
@@ -715,8 +793,9 @@ void cmp_free(struct cmp *c)
 {
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
-		for (size_t k = 0; k < CMP_MAX_KERNELS; k++)
+		for (size_t k = 0; k < G->ncell; k++)
 			free(G->cell[k].inforce);
+		free(G->cell);
 		free(G->mode);
 		free(G->workload);
 		free(G->params);

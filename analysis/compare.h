@@ -17,6 +17,7 @@
 #include "strmap.h"
 
 #define CMP_MAX_KERNELS 32
+#define CMP_MAX_MODES 8
 #define CMP_MAX_TRACES 16
 #define CMP_TRACES_PER_KERNEL 4
 
@@ -56,7 +57,8 @@ struct cmp_group {
 	char *mode, *workload, *params, *layout, *lkey, *tunables, *metric, *unit, *better;
 	char *label;		/* parameters and tunables that tell this group from its siblings */
 	char *inforce_diff;	/* tunables in force that differ between kernels, or NULL */
-	struct cmp_cell cell[CMP_MAX_KERNELS];
+	struct cmp_cell *cell;	/* one per kernel: grown as kernels appear, to nkernels by cmp_finish */
+	size_t ncell;
 	double mdc;		/* fraction of the baseline mean */
 	size_t n5;		/* runs per kernel to detect 5% */
 };
@@ -83,11 +85,13 @@ struct cmp {
 	struct cmp_group *groups;
 	size_t ngroups, gcap;
 	char **modes;
-	size_t nmodes;
+	size_t nmodes;		/* at most CMP_MAX_MODES: more are one "other" mode */
 	struct cmp_trace traces[CMP_MAX_TRACES];
 	size_t ntraces;
 	unsigned nruns;
 	unsigned dup_runs;	/* the same run (boot id, seq) from a second source */
+	unsigned bad_ids;	/* records whose boot id is not 1-32 characters: skipped */
+	int boots_only;		/* the first pass over the sources: boot records only */
 	unsigned over_kernels;	/* runs of kernels past CMP_MAX_KERNELS, not compared */
 	char over_names[256];	/* which kernels those were (the first few) */
 	unsigned traces_of[CMP_MAX_KERNELS];
@@ -113,6 +117,7 @@ int cmp_write_html(const struct cmp *c, const char *path);
 /* Helpers shared by the text and HTML output. */
 struct cmp_tally {
 	size_t figures, worse, better, changed, same, untested;	/* changed: significant, no direction */
+	size_t missing;		/* the baseline has the figure, this kernel none */
 };
 enum { CMP_WORSE, CMP_BETTER, CMP_CHANGED };	/* changed: no direction (counters, or a figure without "better") */
 int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x);

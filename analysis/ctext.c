@@ -102,7 +102,9 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 		if (t.changed)
 			fprintf(o, ", %zu changed with no direction (their records say no better/worse)", t.changed);
 		if (t.untested)
-			fprintf(o, ", %zu not testable (fewer than 2 runs a side)", t.untested);
+			fprintf(o, ", %zu not testable (fewer than 2 runs a side, or a baseline mean of 0)", t.untested);
+		if (t.missing)
+			fprintf(o, ", %zu missing (no ok run of this kernel)", t.missing);
 		fputc('\n', o);
 		n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 		for (size_t i = 0; i < n; i++) {
@@ -215,6 +217,8 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	if (c->dup_runs)
 		fprintf(o, "%u run records arrived twice (same boot id and sequence number) and were counted once\n",
 			c->dup_runs);
+	if (c->bad_ids)
+		fprintf(o, "%u records with a boot id that is not 1-32 characters were skipped\n", c->bad_ids);
 	if (c->over_kernels)
 		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared (%s)\n", c->over_kernels,
 			CMP_MAX_KERNELS, c->over_names);
@@ -250,7 +254,7 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 
 static void csv_s(FILE *o, const char *s)
 {
-	if (strpbrk(s, ",\"\n")) {
+	if (strpbrk(s, ",\"\n\r")) {
 		fputc('"', o);
 		for (; *s; s++) {
 			if (*s == '"')
@@ -284,10 +288,12 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 				fputc(',', o);
 			}
 			fprintf(o, "%d,%zu,", k == c->base, x->n);
-			if (x->n)
-				fprintf(o, "%.10g,%.10g,%.10g,", x->s.mean, x->s.sd, x->s.cov);
-			else
-				fprintf(o, ",,,");
+			csv_num(o, x->s.mean);
+			fputc(',', o);
+			csv_num(o, x->s.sd);
+			fputc(',', o);
+			csv_num(o, x->s.cov);
+			fputc(',', o);
 			if (isfinite(x->change))
 				fprintf(o, "%.10g,%s,", x->change * 100, direction(G, x));
 			else

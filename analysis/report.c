@@ -208,7 +208,9 @@ static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	if (t.changed)
 		fprintf(o, ", %zu changed with no direction", t.changed);
 	if (t.untested)
-		fprintf(o, ", %zu not testable (fewer than 2 runs a side)", t.untested);
+		fprintf(o, ", %zu not testable (fewer than 2 runs a side, or a baseline mean of 0)", t.untested);
+	if (t.missing)
+		fprintf(o, ", %zu missing (no ok run of this kernel)", t.missing);
 	fputs(".</p>\n", o);
 	n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 	if (n)
@@ -316,7 +318,7 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 	fputs("</svg>\n", o);
 }
 
-static void group_rows(FILE *o, const struct cmp *c, const char *mode, int kind, const char *wl)
+static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int kind)
 {
 	fprintf(o, "<div class=\"tw\"><table><tr><th class=\"l\">what differs</th><th class=\"l\">layout</th><th class=\"l\">%s</th><th>unit</th>",
 		kind == CMP_FIGURE ? "metric" : "counter (per-run mean)");
@@ -326,9 +328,9 @@ static void group_rows(FILE *o, const struct cmp *c, const char *mode, int kind,
 		fputs(k == c->base ? " (baseline)</th>" : "</th><th>change</th><th>interval</th><th>p</th><th>q</th>", o);
 	}
 	fputs("<th>MDC</th><th>n for 5%</th></tr>\n", o);
-	for (size_t g = 0; g < c->ngroups; g++) {
+	for (size_t g = g0; g < g1; g++) {
 		const struct cmp_group *G = &c->groups[g];
-		if (G->kind != kind || strcmp(G->mode, mode) || strcmp(G->workload, wl))
+		if (G->kind != kind)
 			continue;
 		fputs("<tr><td class=\"l\">", o);
 		esc(o, G->label[0] ? G->label : "-");
@@ -378,42 +380,40 @@ static void group_rows(FILE *o, const struct cmp *c, const char *mode, int kind,
 	fputs("</table></div>\n", o);
 }
 
-/* Per workload, folded unless it holds a significant change. */
+/* Per workload, folded unless it holds a significant change. The groups
+ * are sorted by workload (cmp_finish), so each workload is one stretch. */
 static void details(FILE *o, const struct cmp *c, const char *mode)
 {
-	struct strmap done = { 0 };
-	for (size_t g0 = 0; g0 < c->ngroups; g0++) {
+	for (size_t g0 = 0, g1; g0 < c->ngroups; g0 = g1) {
 		const char *wl = c->groups[g0].workload;
 		size_t figs = 0, sig = 0;
-		if (strcmp(c->groups[g0].mode, mode) || strmap_get(&done, wl) != (size_t)-1)
-			continue;
-		strmap_put(&done, wl, 0);
-		for (size_t g = g0; g < c->ngroups; g++) {
-			const struct cmp_group *G = &c->groups[g];
-			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || strcmp(G->workload, wl))
+		for (g1 = g0; g1 < c->ngroups && !strcmp(c->groups[g1].workload, wl) && !strcmp(c->groups[g1].mode, c->groups[g0].mode); g1++) {
+			const struct cmp_group *G = &c->groups[g1];
+			if (G->kind != CMP_FIGURE)
 				continue;
 			figs++;
 			for (size_t k = 0; k < c->nkernels; k++)
 				sig += G->cell[k].significant;
 		}
+		if (strcmp(c->groups[g0].mode, mode))
+			continue;
 		fprintf(o, "<details class=\"wl\"%s><summary>", sig ? " open" : "");
 		esc(o, wl);
 		fprintf(o, ": %zu figures, %zu significant changes</summary>\n", figs, sig);
-		group_rows(o, c, mode, CMP_FIGURE, wl);
+		group_rows(o, c, g0, g1, CMP_FIGURE);
 		fputs("<div class=\"charts\">\n", o);
-		for (size_t g = g0; g < c->ngroups; g++) {
-			const struct cmp_group *G = &c->groups[g];
-			if (G->kind == CMP_FIGURE && !strcmp(G->mode, mode) && !strcmp(G->workload, wl))
-				bar_chart(o, c, G);
-		}
+		for (size_t g = g0; g < g1; g++)
+			if (c->groups[g].kind == CMP_FIGURE)
+				bar_chart(o, c, &c->groups[g]);
 		fputs("</div>\n", o);
-		if (cmp_mode_has(c, mode, CMP_COUNTER)) {
-			fputs("<p class=\"ch\">System counters during these runs (they explain the figures):</p>\n", o);
-			group_rows(o, c, mode, CMP_COUNTER, wl);
-		}
+		for (size_t g = g0; g < g1; g++)
+			if (c->groups[g].kind == CMP_COUNTER) {
+				fputs("<p class=\"ch\">System counters during these runs (they explain the figures):</p>\n", o);
+				group_rows(o, c, g0, g1, CMP_COUNTER);
+				break;
+			}
 		fputs("</details>\n", o);
 	}
-	strmap_free(&done);
 }
 
 int cmp_write_html(const struct cmp *c, const char *path)

@@ -18,8 +18,10 @@ const char collect_usage[] =
 "         the rows come from runs of different parameters or tunables, the\n"
 "         kinds are listed on stderr and the exit is 100: pick one with\n"
 "  --param K=V  (repeatable) only runs whose parameter K is V, or whose\n"
-"         tunable K held at V. A run that arrives twice (same boot id and\n"
-"         sequence number, e.g. an image and its console log) prints once\n"
+"         tunable K held at V (a setting the plan did not make is not a\n"
+"         tunable here). With --metric, a run that arrives twice (same boot\n"
+"         id and sequence number, e.g. an image and its console log) prints\n"
+"         once; plain jsonl and csv print what each source holds\n"
 "A partition and the console log of the same boots print identical jsonl.\n"
 "Corrupt or torn records are reported on stderr with their byte offset (or\n"
 "line number) and skipped.\n"
@@ -54,6 +56,7 @@ struct out {
 	size_t m_nparam;
 	struct strmap kinds;	/* distinct run identities among the selected rows */
 	struct strmap seen;	/* --metric: (boot id, seq) of the runs printed */
+	struct strmap boot_ix;	/* boot id -> index into boot, kernel */
 	unsigned dups;
 	const char *src;
 	/* kernel release per boot id, for the csv kernel column */
@@ -81,10 +84,8 @@ static void csv_field(const char *s)
 
 static const char *kernel_of(struct out *o, const char *boot)
 {
-	for (size_t i = 0; i < o->nboot; i++)
-		if (!strcmp(o->boot[i], boot))
-			return o->kernel[i];
-	return NULL;
+	size_t i = strmap_get(&o->boot_ix, boot);
+	return i == (size_t)-1 ? NULL : o->kernel[i];
 }
 
 static void print_csv(struct out *o, const struct jv *rec)
@@ -101,20 +102,25 @@ static void print_csv(struct out *o, const struct jv *rec)
 		return;
 	if (!strcmp(type, "boot")) {
 		const char *rel = json_get_str(json_get(data, "kernel"), "release");
-		o->boot = xrealloc(o->boot, (o->nboot + 1) * sizeof *o->boot);
-		o->kernel = xrealloc(o->kernel, (o->nboot + 1) * sizeof *o->kernel);
+		if (o->nboot % 1024 == 0) {
+			o->boot = xrealloc(o->boot, (o->nboot + 1024) * sizeof *o->boot);
+			o->kernel = xrealloc(o->kernel, (o->nboot + 1024) * sizeof *o->kernel);
+		}
 		snprintf(o->boot[o->nboot], 33, "%s", boot);
+		strmap_put(&o->boot_ix, boot, o->nboot);
 		o->kernel[o->nboot++] = xstrdup(rel ? rel : "");
 	}
 	kernel = kernel_of(o, boot);
 	if (json_get(rec, "seq") && json_get(rec, "seq")->t == J_NUM)
 		json_dump(&seq, json_get(rec, "seq"));
-	if (o->m_metric && !strcmp(type, "run") && json_get(rec, "seq") && json_get(rec, "seq")->t == J_NUM) {
+	if (o->m_metric && !strcmp(type, "run") && json_get(rec, "seq") && json_get(rec, "seq")->t == J_NUM &&
+	    strlen(boot) <= 32) {
 		/* the same run from two sources is one sample */
 		char key[64];
 		snprintf(key, sizeof key, "%.32s:%.0f", boot, json_get(rec, "seq")->num);
 		if (strmap_get(&o->seen, key) != (size_t)-1) {
 			o->dups++;
+			sb_free(&seq);
 			return;
 		}
 		strmap_put(&o->seen, key, 0);
@@ -288,6 +294,11 @@ int collect_main(int argc, char **argv)
 		warn("%u run records arrived twice (same boot id and sequence number): printed once", o.dups);
 	strmap_free(&o.kinds);
 	strmap_free(&o.seen);
+	strmap_free(&o.boot_ix);
+	for (size_t i = 0; i < o.nboot; i++)
+		free(o.kernel[i]);
+	free(o.kernel);
+	free(o.boot);
 	free(o.m_param);
 	return rc;
 }

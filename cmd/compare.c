@@ -13,6 +13,8 @@ const char compare_usage[] =
 "number) counts once. Runs are grouped by what produced them: workload and\n"
 "its every parameter (defaults included), the layout as built, the tunables\n"
 "that held (a refused one never pools with runs where it held), and metric.\n"
+"Settings in force that the plan did not set (kernel defaults) never split\n"
+"a row: where they differ between kernels the row says so.\n"
 "Each kernel (release and flavour, e.g. \"6.1.192 rt\") gets a column with\n"
 "the mean and coefficient of variation of its ok runs.\n"
 "\n"
@@ -22,7 +24,7 @@ const char compare_usage[] =
 "adjusted by Benjamini-Hochberg across all figures of that comparison, gives\n"
 "q < --fdr (default 0.05), AND the change is at least --min-effect (default\n"
 "0.5%: with near-zero noise a t-test flags meaningless differences). So at\n"
-"most about 5% of the changes marked '*' are expected to be chance. The\n"
+"most that share (--fdr) of the changes marked '*' are expected to be chance. The\n"
 "system counters (CPU, context switches, paging, reclaim, memory, disk\n"
 "utilisation; per-run means) are compared the same way, as a family of\n"
 "their own, in their own section: they explain the figures.\n"
@@ -40,6 +42,7 @@ const char compare_usage[] =
 "  --alpha A      intervals are 1-A (default 0.05: 95%), and the MDC's level\n"
 "exit: 0 compared, 1 no usable records, 100 bad usage.\n";
 
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +61,15 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 {
 	struct cmp *c = ctx;
 	char err[160];
-	struct jv *v = json_parse(line, len, err, sizeof err);
+	struct jv *v;
+	/* the first pass wants boot records only: skip the rest unparsed
+	 * (records are canonical JSON, as collect and the console print them) */
+	if (c->boots_only && !memmem(line, len, "\"type\":\"boot\"", 13))
+		return;
+	v = json_parse(line, len, err, sizeof err);
 	if (!v) {
-		warn("%s: %s: damaged record (%s), skipped", c->src, where, err);
+		if (!c->boots_only)
+			warn("%s: %s: damaged record (%s), skipped", c->src, where, err);
 		return;
 	}
 	cmp_add_record(c, v);
@@ -108,19 +117,27 @@ int compare_main(int argc, char **argv)
 			die(EXIT_BADINPUT, "unknown or incomplete option %s (see bootbench compare --help)", a);
 		}
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--baseline") || !strcmp(a, "--html") || !strcmp(a, "--alpha") ||
-		    !strcmp(a, "--fdr") || !strcmp(a, "--min-effect") || !strcmp(a, "--noisy")) {
-			i++;
-			continue;
+	/* two passes: every boot record first, so a run read before its boot
+	 * record (another source, another order) still finds its kernel */
+	for (int pass = 0; pass < 2; pass++) {
+		c.boots_only = pass == 0;
+		nsrc = 0;
+		for (int i = 1; i < argc; i++) {
+			const char *a = argv[i];
+			if (!strcmp(a, "--baseline") || !strcmp(a, "--html") || !strcmp(a, "--alpha") ||
+			    !strcmp(a, "--fdr") || !strcmp(a, "--min-effect") || !strcmp(a, "--noisy")) {
+				i++;
+				continue;
+			}
+			if (a[0] == '-' && a[1])
+				continue;
+			nsrc++;
+			c.src = a;
+			if (source_read(a, on_line, &c, 1) && pass)
+				rc = 1;
 		}
-		if (a[0] == '-' && a[1])
-			continue;
-		nsrc++;
-		c.src = a;
-		if (source_read(a, on_line, &c, 1))
-			rc = 1;
+		if (!nsrc)
+			break;
 	}
 	if (!nsrc) {
 		fputs(compare_usage, stderr);

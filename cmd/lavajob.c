@@ -177,7 +177,7 @@ int lavajob_main(int argc, char **argv)
 		sb_printf(&base, "%s%s", urlbase, urlbase[strlen(urlbase) - 1] == '/' ? "" : "/");
 	else
 		sb_printf(&base, "file://%s/", dir);
-	sb_printf(&args, "console=ttyS0,115200 panic=-1 bootbench.lava=1 bootbench.plan=%s", plan);
+	sb_printf(&args, "console=ttyS0,115200 panic=-1 " KERNEL_SAFE_ARGS " bootbench.lava=1 bootbench.plan=%s", plan);
 	if (!strstr(append, "bootbench.results="))
 		sb_puts(&args, " bootbench.results=none");
 	if (*append)

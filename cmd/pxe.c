@@ -278,7 +278,7 @@ static void boot_script(int fd, const char *mac, const char *self)
 			if (args && (c = strstr(args, "console=")))
 				snprintf(console, sizeof console, "%.*s", (int)strcspn(c, " \n"), c);
 			sb_printf(&s, "poweroff || echo bootbench: this iPXE has no poweroff: booting the appliance to power off\n"
-				      "kernel http://%s/kernels/%s/vmlinuz %s panic=-1 bootbench.results=none " INITRD_ARGS "\n"
+				      "kernel http://%s/kernels/%s/vmlinuz %s panic=-1 " KERNEL_SAFE_ARGS " bootbench.results=none " INITRD_ARGS "\n"
 				      INITRD_LINES
 				      "boot\n",
 				  self, names[0], console, self, self, self, names[0]);
@@ -297,7 +297,8 @@ static void boot_script(int fd, const char *mac, const char *self)
 		tlog(mac, "boot %ld of %zu: kernel %s", st.served, n, k);
 		sb_printf(&s, "#!ipxe\n"
 			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
-			      "kernel http://%s/kernels/%s/vmlinuz %s bootbench.reboot=1 "
+			      /* ours first: a target's args may still override it */
+			      "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
 			      "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
 			      "bootbench.upload=http://%s/results/%s " INITRD_ARGS "\n"
 			      INITRD_LINES

@@ -203,12 +203,18 @@ void ctr_tick(struct ctr_monitor *m, double t)
 	ctr_sample(&m->snap[m->n - 1], t - m->t0);
 	m->pending = j % m->stride != 0;
 	if (!m->pending && m->n >= CTR_MAX_SAMPLES) {
-		/* slots hold samples 0, s, 2s, ...: keep 0, 2s, 4s, ... */
-		size_t k = 0;
+		/* slots hold samples 0, s, 2s, ...: keep 0, 2s, 4s, ... and the
+		 * newest, off the new stride, as the pending last slot */
+		size_t k = 0, last = m->n - 1;
+		struct ctr_snapshot newest = m->snap[last];
 		for (size_t i = 0; i < m->n; i += 2)
 			m->snap[k++] = m->snap[i];
-		m->n = k;
 		m->stride *= 2;
+		if (last % 2) {
+			m->snap[k++] = newest;
+			m->pending = 1;
+		}
+		m->n = k;
 	}
 }
 

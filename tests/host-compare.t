@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 41
+plan 43
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -133,6 +133,17 @@ ok "a figure with no direction that changed is 'changed with no direction', neve
 ok "... and its row says higher, not better" grep -q '^w / t .* count .* +4[0-9.]*% higher p=' "$T/dir"
 ok "runs of one kernel under different read_ahead_kb are not tested as one sample (1 not testable)" \
 	sh -c "grep -q ', 1 not testable' '$T/dir' && grep -q 'they differed between runs of one kernel' '$T/dir'"
+
+# the order of sources does not matter: runs read before their boot records
+grep '"type":"run"' "$F" > "$T/runs-only.jsonl"
+grep '"type":"boot"' "$F" > "$T/boots-only2.jsonl"
+"$BB" compare "$T/runs-only.jsonl" "$T/boots-only2.jsonl" > "$T/order" 2>&1
+is "$(sed -n '/^== summary/,$p' "$T/order" | grep -v '^bootbench compare')" "$(sed -n '/^== summary/,$p' "$T/out")" \
+	"runs read before their boot records (another source) land under their kernels, as in one file"
+# a boot id longer than ours (32 hex) is refused, not cut and misread
+sed 's/"boot_id":"00000000000000000000000000000002"/"boot_id":"000000000000000000000000000000023"/' "$F" > "$T/longid.jsonl"
+"$BB" compare "$T/longid.jsonl" > "$T/longid" 2>&1
+ok "a 33-character boot id: its records are skipped and counted" grep -q '^5 records with a boot id that is not 1-32 characters were skipped' "$T/longid"
 
 # --- false discoveries --------------------------------------------------------
 # 60 figures, 10 with a real change (2-20%), 4 runs a side, CoV 3%: q from

@@ -36,12 +36,12 @@ start	# a restarted server resumes the schedule
 for i in 3 4; do get /boot/$M >/dev/null; seq="$seq$(kernel_of)"; done
 is "$seq" ABBA "the target is handed A B B A, across a server restart (MAC in either spelling)"
 ok "the script passes the target's args, reboot, and iPXE's address for the upload" \
-	grep -q 'console=ttyS1,115200 panic=-1 bootbench.plan=light bootbench.reboot=1 bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} bootbench.upload=http://127.0.0.1:[0-9]*/results/52-54-00-aa-bb-cc initrd=userland.cpio.gz initrd=userland-id.cpio.gz initrd=modules.cpio.gz$' "$T/body"
+	grep -q 'vmlinuz raid=noautodetect console=ttyS1,115200 panic=-1 bootbench.plan=light bootbench.reboot=1 bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} bootbench.upload=http://127.0.0.1:[0-9]*/results/52-54-00-aa-bb-cc initrd=userland.cpio.gz initrd=userland-id.cpio.gz initrd=modules.cpio.gz$' "$T/body"
 ok "the initrds are named, as UEFI iPXE needs them for initrd=" \
 	test "$(grep -c '^initrd --name [a-z.-]*cpio.gz http://' "$T/body")" = 3
 get /boot/$M >/dev/null
 ok "after the schedule: poweroff, else an appliance boot with nothing to do" \
-	sh -c "grep -q '^poweroff ||' '$T/body' && grep -q 'vmlinuz console=ttyS1,115200 panic=-1 bootbench.results=none initrd=' '$T/body'"
+	sh -c "grep -q '^poweroff ||' '$T/body' && grep -q 'vmlinuz console=ttyS1,115200 panic=-1 raid=noautodetect bootbench.results=none initrd=' '$T/body'"
 ok "the server noted that boot 4 sent no records" grep -q 'boot 4 (A) sent no records' "$T/serve.out"
 
 "$BB" run null >"$T/r1.jsonl" 2>/dev/null

@@ -3,9 +3,10 @@
 # summary first, a forest plot of every figure's change, per-workload folds
 # with the tables, a bar chart with error bars per figure and kernel and the
 # counters compared, and the boot identities. Headless Chromium renders it;
-# the rendered text (printed to PDF, read back by pdftotext) must name the
-# regressions of the golden inputs in full, and every record string is
-# escaped.
+# the rendered text must name the regressions of the golden inputs in full,
+# and every record string is escaped. The rendered text is read from
+# Chromium's print to PDF (pdftotext keeps its layout and honours clipping,
+# so a title cut by its box reads cut); the screenshot proves it paints.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl

@@ -42,7 +42,7 @@ int main(void)
 	char *b;
 	int n;
 
-	tap_plan(38);
+	tap_plan(39);
 	memset(&vm, 0, sizeof vm);
 	b = load(FIX "stat-2.4.txt", &len);
 	is_int(parse_proc_stat(b, len, &c, &vm), 0, "2.4 /proc/stat parses");
@@ -161,6 +161,23 @@ int main(void)
 		ok(w.sb.len < 256 * 1024, "the counters JSON stays small: %zu bytes", w.sb.len);
 		sb_free(&w.sb);
 		ctr_free(&mon);
+	}
+	{
+		/* runs ending right at a compaction (512, 1023, 2048 samples) keep their end */
+		const size_t ends[] = { 511, 512, 1022, 1023, 1024, 2047, 2048 };
+		int all = 1;
+		for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) {
+			struct ctr_monitor mon;
+			ctr_start(&mon, 10, 0.0);
+			for (size_t i = 1; i <= ends[e]; i++)
+				ctr_tick(&mon, i * 0.01);
+			if (fabs(mon.snap[mon.n - 1].t - ends[e] * 0.01) > 1e-9) {
+				all = 0;
+				printf("# %zu ticks: last kept %.2f\n", ends[e], mon.snap[mon.n - 1].t);
+			}
+			ctr_free(&mon);
+		}
+		ok(all, "the last sample is the run's end whatever the number of ticks (511..2048)");
 	}
 	return tap_done();
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# timeout: 3000
+# (tests/timeout-run: builds linux-6.1-qemu when the build cache is cold)
+# The kernel must not write unclaimed disks either. A source-built kernel
+# has md built in (CONFIG_MD_AUTODETECT=y): at boot it assembles 0.90 RAID
+# members it finds on type-0xfd partitions of ANY disk, before PID 1 runs,
+# and resyncs a dirty array. Two unclaimed disks hold the two members of a
+# dirty 0.90 RAID1; boot-qemu passes raid=noautodetect, so after a boot
+# both are byte-identical and the boot record says autodetect was off. The
+# control boot (raid=autodetect appended, later wins) shows what the guard
+# prevents: the kernel assembles md0 and the disks change.
+. "$(dirname "$0")/lib.sh"
+k=linux-6.1-qemu
+[ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
+command -v sfdisk >/dev/null && command -v python3 >/dev/null || skip_all "sfdisk or python3 missing (scripts/install-deps)"
+plan 9
+# builds on a cold cache (14 min on 2 cores), else only repacks
+"$TOP/scripts/fetch-kernel" "$k" >"$T/fetch.log" 2>&1 || { diag "fetch-kernel $k failed:"; tail -20 "$T/fetch.log" | sed 's/^/#   /'; }
+ok "$k built from source" test -s "$B/kernels/$k/vmlinuz"
+
+mkdisks() {
+	for i in 0 1; do
+		rm -f "$T/m$i.img"
+		truncate -s 64M "$T/m$i.img"
+		printf 'label: dos\nstart=2048, type=fd\n' | sfdisk -q "$T/m$i.img" >/dev/null
+		# different data on each member: a resync copies one onto the other
+		head -c 4M /dev/urandom | dd of="$T/m$i.img" bs=1M seek=1 conv=notrunc status=none
+		python3 tests/fixtures/md090-member.py "$T/m$i.img" "$i" $((2048 * 512)) $((129024 * 512))
+	done
+}
+mkdisks
+ok "two disks, each a type-0xfd partition holding a dirty 0.90 RAID1 member" \
+	sh -c "sfdisk -J '$T/m0.img' | grep -q '\"type\": *\"fd\"' && od -An -tx4 -j $((2048 * 512 + 129024 * 512 / 65536 * 65536 - 65536)) -N4 '$T/m1.img' | grep -q a92b4efc"
+before=$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')
+
+boot "$k" "$T/safe.log" --plan null --disk "$T/m0.img" --disk "$T/m1.img"; rc=$?
+is "$rc" 0 "a boot of $k with both disks attached, not claimed"
+ok "the kernel skipped md autodetection (raid=noautodetect on its command line)" \
+	grep -q 'md: Skipping autodetection of RAID arrays' "$T/safe.log"
+is "$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')" "$before" "both unclaimed disks byte-identical after the boot"
+"$BB" collect "$T/safe.log" 2>/dev/null | jq -c 'select(.type == "boot") | .data.md_autodetect' > "$T/md.json"
+is "$(cat "$T/md.json")" '{"disabled":true,"arrays_at_start":[]}' "the boot record: autodetect disabled, no array found at start"
+
+# the control: what happens without the guard
+mkdisks
+before=$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')
+boot "$k" "$T/unsafe.log" --plan null --disk "$T/m0.img" --disk "$T/m1.img" --append raid=autodetect
+ok "control (raid=autodetect): the kernel assembles md0 from the unclaimed disks" \
+	grep -q 'md: Autodetecting RAID arrays' "$T/unsafe.log"
+"$BB" collect "$T/unsafe.log" 2>/dev/null | jq -c 'select(.type == "boot") | .data.md_autodetect' > "$T/md2.json"
+ok "control: the boot record says autodetect was not disabled and names the array it found" \
+	jq -e '.disabled == false and (.arrays_at_start | length == 1) and (.arrays_at_start[0] | test("^md0 : active"))' "$T/md2.json"
+after=$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')
+diag "control: disks $( [ "$after" = "$before" ] && echo unchanged || echo CHANGED) by the kernel's own assembly"
+done_testing
