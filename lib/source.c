@@ -90,8 +90,13 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx)
 		end = buf + have;
 		while (p < end && (nl = memchr(p, '\n', end - p))) {
 			lineno++;
-			if (!skipping)
+			if (!skipping && (size_t)(nl - p) > max_line) {
+				/* the same bound wherever the read boundaries fell */
+				toolong++;
+				warn("%s: line %lu: longer than %zu bytes, more than any record: skipped", src, lineno, max_line);
+			} else if (!skipping) {
 				found += one_line(p, nl - p, lineno, fn, ctx);
+			}
 			skipping = 0;
 			p = nl + 1;
 		}
