@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "hash.h"
 #include "init.h"
 #include "json.h"
@@ -105,6 +106,55 @@ static void words_array(struct jw *w, const char *key, const struct sbuf *sb)
 	free(copy);
 }
 
+/* The kernel's raid= option as it parses it: comma-separated items, later
+ * ones winning; "noautodetect" keeps a kernel with md built in from
+ * assembling 0.90 members it finds on type-0xfd partitions of any disk,
+ * claimed or not, before PID 1 runs. */
+static int md_autodetect_disabled(const char *cmdline)
+{
+	int off = 0;
+	for (const char *p = cmdline; p && *p;) {
+		size_t n;
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		if (n > 5 && !strncmp(p, "raid=", 5))
+			for (const char *q = p + 5; q < p + n;) {
+				size_t m = strcspn(q, ", \t\n");
+				if (m == 12 && !strncmp(q, "noautodetect", 12))
+					off = 1;
+				else if (m == 10 && !strncmp(q, "autodetect", 10))
+					off = 0;
+				q += m + (q[m] == ',');
+			}
+		p += n;
+	}
+	return off;
+}
+
+/* The appliance never assembles an array: any in /proc/mdstat now was
+ * assembled by the kernel, from disks nobody gave us. Say so loudly. */
+static void md_safety(struct jw *w)
+{
+	size_t len;
+	char *st = read_file("/proc/mdstat", &len), *save = NULL;
+	int off = md_autodetect_disabled(A.cmdline_raw);
+	jw_obj(w, "md_autodetect");
+	jw_bool(w, "disabled", off);
+	jw_arr(w, "arrays_at_start");
+	for (char *l = st ? strtok_r(st, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
+		if (!strncmp(l, "md", 2) && strstr(l, " : ")) {
+			jw_str(w, NULL, l);
+			warn("the kernel assembled %s before init ran (md autodetect): it may write disks that were not claimed",
+			     l);
+		}
+	jw_arr_end(w);
+	jw_obj_end(w);
+	if (!off)
+		warn("raid=noautodetect is not on the kernel command line: a kernel with md built in may assemble and "
+		     "resync RAID members on unclaimed disks before init runs");
+	free(st);
+}
+
 char *boot_record_json(void)
 {
 	struct jw w;
@@ -122,6 +172,7 @@ char *boot_record_json(void)
 	kernel_descriptor(&w);
 	jw_obj_end(&w);
 	jw_str(&w, "cmdline", A.cmdline_raw);
+	md_safety(&w);
 	jw_str(&w, "userland", A.userland_id);
 	jw_str(&w, "mode", A.conf.mode);
 	jw_str(&w, "accel", A.conf.accel);

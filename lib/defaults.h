@@ -46,6 +46,12 @@
 
 #define LAYOUT_MNT "/mnt/bb"
 
+/* On every kernel command line we write (boot-qemu, pxe-root, pxe-serve,
+ * the boot server, lava-job): a kernel with md built in would otherwise
+ * assemble, and may resync, 0.90 RAID members on type-0xfd partitions of
+ * any disk before PID 1 runs. The boot record says whether it held. */
+#define KERNEL_SAFE_ARGS "raid=noautodetect"
+
 /* Limits that protect against garbage input. */
 #define CMDLINE_MAX 4096
 #define CMDLINE_MAX_ARGS 256

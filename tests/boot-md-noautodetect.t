@@ -2,18 +2,23 @@
 # timeout: 3000
 # (tests/timeout-run: builds linux-6.1-qemu when the build cache is cold)
 # The kernel must not write unclaimed disks either. A source-built kernel
-# has md built in (CONFIG_MD_AUTODETECT=y): at boot it assembles 0.90 RAID
-# members it finds on type-0xfd partitions of ANY disk, before PID 1 runs,
-# and resyncs a dirty array. Two unclaimed disks hold the two members of a
-# dirty 0.90 RAID1; boot-qemu passes raid=noautodetect, so after a boot
-# both are byte-identical and the boot record says autodetect was off. The
-# control boot (raid=autodetect appended, later wins) shows what the guard
-# prevents: the kernel assembles md0 and the disks change.
+# has md built in (CONFIG_MD_AUTODETECT=y) and would assemble 0.90 RAID
+# members on type-0xfd partitions of any disk, and resync a dirty array.
+# Two unclaimed disks hold the two members of a dirty 0.90 RAID1.
+# - boot-qemu passes raid=noautodetect: both disks are byte-identical after
+#   a boot, and the boot record says autodetect was off and no array was
+#   found at start;
+# - control, raid=autodetect appended (the later option wins): the boot
+#   record says autodetect was not disabled (and the console warns), yet
+#   nothing is assembled and the disks stay identical. Measured, and why:
+#   the kernel autodetects only in prepare_namespace() (md_run_setup in
+#   drivers/md/md-autodetect.c), which it skips when the initramfs has an
+#   /init, as ours does (init/main.c). The guard is defence in depth.
 . "$(dirname "$0")/lib.sh"
 k=linux-6.1-qemu
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 command -v sfdisk >/dev/null && command -v python3 >/dev/null || skip_all "sfdisk or python3 missing (scripts/install-deps)"
-plan 9
+plan 10
 # builds on a cold cache (14 min on 2 cores), else only repacks
 "$TOP/scripts/fetch-kernel" "$k" >"$T/fetch.log" 2>&1 || { diag "fetch-kernel $k failed:"; tail -20 "$T/fetch.log" | sed 's/^/#   /'; }
 ok "$k built from source" test -s "$B/kernels/$k/vmlinuz"
@@ -35,8 +40,7 @@ before=$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')
 
 boot "$k" "$T/safe.log" --plan null --disk "$T/m0.img" --disk "$T/m1.img"; rc=$?
 is "$rc" 0 "a boot of $k with both disks attached, not claimed"
-ok "the kernel skipped md autodetection (raid=noautodetect on its command line)" \
-	grep -q 'md: Skipping autodetection of RAID arrays' "$T/safe.log"
+ok "raid=noautodetect is on the kernel's command line" grep -q 'Kernel command line: .*raid=noautodetect' "$T/safe.log"
 is "$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')" "$before" "both unclaimed disks byte-identical after the boot"
 "$BB" collect "$T/safe.log" 2>/dev/null | jq -c 'select(.type == "boot") | .data.md_autodetect' > "$T/md.json"
 is "$(cat "$T/md.json")" '{"disabled":true,"arrays_at_start":[]}' "the boot record: autodetect disabled, no array found at start"
@@ -45,11 +49,11 @@ is "$(cat "$T/md.json")" '{"disabled":true,"arrays_at_start":[]}' "the boot reco
 mkdisks
 before=$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')
 boot "$k" "$T/unsafe.log" --plan null --disk "$T/m0.img" --disk "$T/m1.img" --append raid=autodetect
-ok "control (raid=autodetect): the kernel assembles md0 from the unclaimed disks" \
-	grep -q 'md: Autodetecting RAID arrays' "$T/unsafe.log"
+ok "control: the kernel's command line ends with raid=autodetect" sh -c "tr -d '\\r' < '$T/unsafe.log' | grep -q 'Kernel command line: .*raid=noautodetect.* raid=autodetect$'"
 "$BB" collect "$T/unsafe.log" 2>/dev/null | jq -c 'select(.type == "boot") | .data.md_autodetect' > "$T/md2.json"
-ok "control: the boot record says autodetect was not disabled and names the array it found" \
-	jq -e '.disabled == false and (.arrays_at_start | length == 1) and (.arrays_at_start[0] | test("^md0 : active"))' "$T/md2.json"
-after=$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')
-diag "control: disks $( [ "$after" = "$before" ] && echo unchanged || echo CHANGED) by the kernel's own assembly"
+ok "control: the boot record says autodetect was not disabled, and the console warns" \
+	sh -c "jq -e '.disabled == false' '$T/md2.json' >/dev/null && grep -q 'raid=noautodetect is not on the kernel command line' '$T/unsafe.log'"
+is "$(jq -c .arrays_at_start "$T/md2.json"):$(grep -c 'md: Autodetecting RAID arrays' "$T/unsafe.log")" "[]:0" \
+	"control: no array assembled (an initramfs with /init skips the kernel's autodetect)"
+is "$(sha256sum "$T/m0.img" "$T/m1.img" | cut -c1-64 | tr '\n' ' ')" "$before" "control: both disks byte-identical too"
 done_testing
