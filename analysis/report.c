@@ -35,7 +35,7 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 {
 	const int W = 360, H = 150, top = 8, bottom = 30, left = 10;
 	double maxv = 0;
-	size_t nk = c->nkernels, shown = 0;
+	size_t nk = c->nkernels;
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
 		double hi = x->n ? x->s.mean + (isfinite(x->s.sd) ? x->s.sd : 0) : 0;
@@ -71,7 +71,6 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 		double scale = (H - top - bottom) / maxv;
 		if (!x->n)
 			continue;
-		shown++;
 		double h = x->s.mean * scale, y = H - bottom - h;
 		fprintf(o, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
 			x0, y, w, h > 0 ? h : 0, palette[k % 8]);
@@ -90,7 +89,6 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 			k != c->base && x->significant ? (x->worse ? " (worse*)" : " (better*)") : "");
 	}
 	fputs("</svg></figure>\n", o);
-	(void)shown;
 }
 
 /* A trace: {"interval_ms":N,"trace":{"t":[...],"series a":[...],...}} */
@@ -243,7 +241,7 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 			rows++;
 		last = G->workload;
 		rows++;
-		snprintf(t, sizeof t, "%s%s%s / %s: %s", G->label, G->label[0] ? " " : "", "", G->layout, G->metric);
+		snprintf(t, sizeof t, "%s%s/ %s: %s", G->label, G->label[0] ? " " : "", G->layout, G->metric);
 		l = strlen(t) + 2;
 		if (l > maxlab)
 			maxlab = l;

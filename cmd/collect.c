@@ -285,9 +285,14 @@ int collect_main(int argc, char **argv)
 	if (o.kinds.n > 1) {
 		/* a median over different experiments means nothing */
 		warn("--metric %s matches runs of %zu different kinds; pick one with --param K=V:", o.m_metric, o.kinds.n);
+		/* in the order they were met (the map's own order is its hash's) */
+		const char **k = xcalloc(o.kinds.n + 1, sizeof *k);
 		for (size_t i = 0; i < o.kinds.cap; i++)
 			if (o.kinds.key[i])
-				fprintf(stderr, "  %s\n", o.kinds.key[i]);
+				k[o.kinds.val[i]] = o.kinds.key[i];
+		for (size_t i = 0; i < o.kinds.n; i++)
+			fprintf(stderr, "  %s\n", k[i]);
+		free(k);
 		rc = EXIT_BADINPUT;
 	}
 	if (o.dups)
