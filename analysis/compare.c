@@ -190,8 +190,13 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	ki = kernel_index(c, b);
 	b->kernel = ki;
 	strmap_put(&c->boot_ix, b->id, c->nboots++);
-	if (ki >= 0)
-		c->kernels[ki].boots++;
+	if (ki >= 0) {
+		struct cmp_kernel *K = &c->kernels[ki];
+		/* one column, one kernel: say so when its boots were not alike */
+		if (K->boots && (strcmp(K->userland, b->userland) || strcmp(K->config, b->config) || strcmp(K->accel, b->accel)))
+			K->mixed = 1;
+		K->boots++;
+	}
 }
 
 /* Per-run counter summaries ("counters":{"summary":{name:{mean,unit}}})

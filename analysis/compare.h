@@ -38,6 +38,7 @@ struct cmp_kernel {
 	char release[65], config[65], userland[65], accel[16];
 	unsigned boots;
 	unsigned st[ST_N];	/* runs by status */
+	int mixed;		/* its boots differ in userland, config or accelerator */
 };
 
 struct cmp_cell {

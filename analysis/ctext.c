@@ -249,6 +249,10 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 			mixed |= strcmp(c->kernels[k].userland, c->kernels[0].userland) != 0;
 		if (mixed)
 			fprintf(o, "WARNING: the kernels ran different userlands: the comparison is not only of kernels\n");
+		for (size_t k = 0; k < c->nkernels; k++)
+			if (c->kernels[k].mixed)
+				fprintf(o, "WARNING: the boots of %s differ in userland, kernel config or accelerator: its column "
+					   "pools them (tag the boots, bootbench.tag=, to keep them apart)\n", c->kernels[k].label);
 	}
 }
 
