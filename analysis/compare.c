@@ -48,6 +48,23 @@ void kernel_label(const char *release, const char *version, char *out, size_t le
 	}
 }
 
+/* What a record says is shown on a terminal and in CSV: control bytes
+ * (an escape sequence, a carriage return) become '?'. The keys keep the
+ * bytes as they were (runid quotes them), so nothing pools. */
+static void clean(char *s)
+{
+	for (unsigned char *c = (unsigned char *)s; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+static char *clean_dup(const char *s)
+{
+	char *d = xstrdup(s);
+	clean(d);
+	return d;
+}
+
 static const char *str_or(const struct jv *o, const char *k, const char *def)
 {
 	const char *s = json_get_str(o, k);
@@ -117,15 +134,15 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 	struct cmp_group *g = &c->groups[c->ngroups++];
 	memset(g, 0, sizeof *g);
 	g->kind = kind;
-	g->mode = xstrdup(mode);
-	g->workload = xstrdup(wl);
+	g->mode = clean_dup(mode);
+	g->workload = clean_dup(wl);
 	g->params = xstrdup(id->params.s);
-	g->layout = xstrdup(lname);
+	g->layout = clean_dup(lname);
 	g->lkey = xstrdup(id->layout.s);
 	g->tunables = xstrdup(id->tunables.s);
-	g->metric = xstrdup(metric);
-	g->unit = xstrdup(unit);
-	g->better = xstrdup(better);
+	g->metric = clean_dup(metric);
+	g->unit = clean_dup(unit);
+	g->better = clean_dup(better);
 	return g;
 }
 
@@ -181,11 +198,18 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	snprintf(b->userland, sizeof b->userland, "%s", str_or(d, "userland", ""));
 	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
 	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
+	clean(b->release);
+	clean(b->version);
+	clean(b->config);
+	clean(b->userland);
+	clean(b->mode);
+	clean(b->accel);
 	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
 	kernel_label(b->release, b->version, b->label, sizeof b->label);
 	if (json_get_str(d, "tag")) {
 		size_t l = strlen(b->label);
 		snprintf(b->label + l, sizeof b->label - l, " [%s]", json_get_str(d, "tag"));
+		clean(b->label);
 	}
 	ki = kernel_index(c, b);
 	b->kernel = ki;

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 43
+plan 44
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -144,6 +144,13 @@ is "$(sed -n '/^== summary/,$p' "$T/order" | grep -v '^bootbench compare')" "$(s
 sed 's/"boot_id":"00000000000000000000000000000002"/"boot_id":"000000000000000000000000000000023"/' "$F" > "$T/longid.jsonl"
 "$BB" compare "$T/longid.jsonl" > "$T/longid" 2>&1
 ok "a 33-character boot id: its records are skipped and counted" grep -q '^5 records with a boot id that is not 1-32 characters were skipped' "$T/longid"
+
+# a terminal escape in a record reaches neither the terminal nor the CSV
+sed 's/"name":"write"/"name":"wr\\u001b[2Jite"/; s/"release":"6.1.0-57-amd64"/"release":"6.1.0-57-amd64\\r\\u001b]0;pwn\\u0007"/' "$F" > "$T/esc.jsonl"
+"$BB" compare "$T/esc.jsonl" > "$T/esc" 2>&1
+"$BB" compare "$T/esc.jsonl" --csv >> "$T/esc" 2>&1
+ok "control bytes from records are shown as '?' (no ESC, CR or BEL in text or CSV)" \
+	sh -c "grep -q 'wr?\[2Jite' '$T/esc' && ! grep -q \"\$(printf '[\\033\\007\\r]')\" '$T/esc'"
 
 # --- false discoveries --------------------------------------------------------
 # 60 figures, 10 with a real change (2-20%), 4 runs a side, CoV 3%: q from
