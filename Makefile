@@ -82,7 +82,7 @@ kernel:
 	@test -n "$(NAME)" || { echo "usage: make kernel NAME=descriptor (see scripts/fetch-kernel --list)" >&2; exit 2; }
 	scripts/fetch-kernel $(NAME)
 
-$(B)/tests/%.t: tests/unit/%.c tests/unit/tap.h $(LIB_HOST)
+$(B)/tests/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_HOST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) -lm
 

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "record.h"
 #include "results.h"
+#include "region.h"
 #include "tap.h"
 #include "xio.h"
 
@@ -40,27 +41,6 @@ static void on_bad(void *ctx, uint64_t off, const char *why)
 
 static const struct rs_scan_ops ops = { on_rec, on_bad };
 static const unsigned char boot_id[16] = "0123456789abcdef";
-
-static struct rs_region mkregion(uint64_t size)
-{
-	char path[] = "/tmp/bb-record-test.XXXXXX";
-	struct rs_region reg = {0};
-	char err[200];
-	reg.fd = mkstemp(path);
-	unlink(path);
-	if (reg.fd < 0 || ftruncate(reg.fd, size) < 0) {
-		printf("Bail out! cannot create a temp file\n");
-		exit(1);
-	}
-	reg.size = size;
-	reg.lbs = 512;
-	snprintf(reg.desc, sizeof reg.desc, "test");
-	if (rs_format(&reg, NULL, NULL, 0, err, sizeof err) < 0) {
-		printf("Bail out! rs_format: %s\n", err);
-		exit(1);
-	}
-	return reg;
-}
 
 static int scan(struct rs_region *reg, struct seen *s)
 {

@@ -11,6 +11,7 @@
 
 #include "hash.h"
 #include "results.h"
+#include "region.h"
 #include "tap.h"
 #include "xio.h"
 
@@ -44,27 +45,6 @@ static void seen_free(struct seen *s)
 	for (int i = 0; i < s->n && i < 64; i++)
 		free(s->payload[i]);
 	memset(s, 0, sizeof *s);
-}
-
-static struct rs_region mkregion(uint64_t size)
-{
-	char path[] = "/tmp/bb-results-test.XXXXXX";
-	struct rs_region reg = {0};
-	char err[200];
-	reg.fd = mkstemp(path);
-	unlink(path);
-	if (reg.fd < 0 || ftruncate(reg.fd, size) < 0) {
-		printf("Bail out! cannot create a temp file\n");
-		exit(1);
-	}
-	reg.size = size;
-	reg.lbs = 512;
-	snprintf(reg.desc, sizeof reg.desc, "test");
-	if (rs_format(&reg, NULL, NULL, 0, err, sizeof err) < 0) {
-		printf("Bail out! rs_format: %s\n", err);
-		exit(1);
-	}
-	return reg;
 }
 
 static int scan(struct rs_region *reg, struct seen *s, struct rs_scan_result *res)
