@@ -45,17 +45,10 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	if (maxv <= 0)
 		maxv = 1;
 	/* the title is HTML, so a long one wraps instead of being cut */
+	char title[512];
+	cmp_group_title(G, title, sizeof title);
 	fputs("<figure class=\"bc\"><figcaption>", o);
-	esc(o, G->workload);
-	if (G->label[0]) {
-		fputs(" [", o);
-		esc(o, G->label);
-		fputs("]", o);
-	}
-	fputs(" / ", o);
-	esc(o, G->layout);
-	fputs(": ", o);
-	esc(o, G->metric);
+	esc(o, title);
 	fprintf(o, " (");
 	esc(o, G->unit);
 	if (G->better[0]) {
@@ -260,7 +253,7 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 	esc(o, c->kernels[k].label);
 	fputs(" against ", o);
 	esc(o, c->kernels[c->base].label);
-	fprintf(o, " with its %g%% interval (red: worse, significant; green: better, significant; grey: not)</text>",
+	fprintf(o, " with its %g%% interval (red: worse, significant; green: better, significant; orange: changed, no direction; grey: not significant)</text>",
 		(1 - c->alpha) * 100);
 	fprintf(o, "<path d=\"M%.1f %dV%d\" stroke=\"#888\"/>", x0, head - 6, H - 4);
 	fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">0</text>", x0, head - 8);
@@ -282,9 +275,14 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 			y += row;
 		}
 		last = G->workload;
-		col = !x->significant ? "#999" : x->worse ? "#c00" : "#080";
-		fprintf(o, "<g class=\"%s\"><text x=\"16\" y=\"%d\" class=\"fl\">", !x->significant ? "same" : x->worse ? "reg" : "imp",
-			y + 13);
+		{
+			/* a figure with no direction is neither red nor green */
+			static const char *const cols[] = { "#c00", "#080", "#a60" }, *const cls[] = { "reg", "imp", "chg" };
+			int v = cmp_verdict(G, x);
+			col = x->significant ? cols[v] : "#999";
+			fprintf(o, "<g class=\"%s\"><text x=\"16\" y=\"%d\" class=\"fl\">", x->significant ? cls[v] : "same",
+				y + 13);
+		}
 		if (G->label[0]) {
 			esc(o, G->label);
 			fputc(' ', o);
@@ -309,7 +307,8 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"fl\" fill=\"%s\">%+.1f%%", labw + plot + 8, y + 13, col,
 			x->change * 100);
 		if (isfinite(x->q))
-			fprintf(o, " q=%.2g%s", x->q, x->significant ? (x->worse ? " worse" : " better") : "");
+			fprintf(o, " q=%.2g%s", x->q,
+				!x->significant ? "" : (const char *[]){ " worse", " better", " changed" }[cmp_verdict(G, x)]);
 		fputs("</text></g>", o);
 		y += row;
 	}

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 16
+plan 17
 "$BB" compare "$F" --html "$T/report.html" > /dev/null; rc=$?
 is "$rc" 0 "compare --html writes the report"
 ok "self-contained: no scripts, no external URLs or resources" \
@@ -25,6 +25,14 @@ sed 's/"workload":"stream"/"workload":"<script>alert(1)<\/script>"/' "$F" > "$T/
 "$BB" compare "$T/evil.jsonl" --html "$T/evil.html" > /dev/null
 ok "a <script> in a record's field is escaped in the report" \
 	sh -c "grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' '$T/evil.html' && ! grep -qi '<script' '$T/evil.html'"
+# a figure with no direction is drawn neither red nor green
+for i in 1 2 3 4; do
+	printf '{"seq":%d,"boot_id":"%032x","type":"boot","data":{"kernel":{"release":"6.%d.0"},"mode":"wallclock"}}\n' $((10*i)) $i $((i % 2))
+	printf '{"seq":%d,"boot_id":"%032x","type":"run","data":{"workload":"w","layout":{"name":"t"},"status":"ok","metrics":[{"name":"count","value":%d,"unit":"n","better":""}]}}\n' $((10*i+1)) $i $((100 + 50 * (i % 2) + i))
+done > "$T/nodir.jsonl"
+"$BB" compare "$T/nodir.jsonl" --html "$T/nodir.html" > /dev/null
+ok "forest: a significant change with no direction is 'changed' (orange), not an improvement" \
+	sh -c "grep -q '<g class=\"chg\">' '$T/nodir.html' && ! grep -q '<g class=\"imp\">' '$T/nodir.html' && ! grep -q '<g class=\"reg\">' '$T/nodir.html'"
 CHROME=$(command -v chromium || true)
 if [ -z "$CHROME" ] || ! command -v pdftotext >/dev/null; then
 	for i in 1 2 3 4 5 6 7 8; do skip "chromium or pdftotext not installed (scripts/install-deps installs them)"; done
