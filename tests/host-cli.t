@@ -4,7 +4,7 @@
 # kernel noise and damaged lines.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 28
+plan 30
 
 for c in collect mkresults init; do
 	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
@@ -53,5 +53,18 @@ printf 'BOOTBENCH {"seq":4,"boot_id":"00","type":"event","data":{}}\r\n' >> "$T/
 "$BB" collect "$T/console.log" >"$T/out" 2>"$T/err"; is "$?" 0 "console log: exit 0"
 is "$(jq -r .seq "$T/out" | tr '\n' ' ')" "1 3 4 " "console log: valid records kept, CR stripped"
 ok "console log: the damaged line is reported with its line number" grep -q 'console.log: line 3: damaged record' "$T/err"
+
+# every parameter of every workload can be set from a plan (hdparm's
+# seconds_T could not: plan parameter names are lower case); those whose
+# default is empty (unset) are not written, as a plan cannot give ""
+"$BB" run --list | awk '/^[a-z]/ {w=$1; next} /^ +[^ ]+=[^ ]/ {sub(/^ +/, ""); print w, $1}' > "$T/params"
+n=0 bad=
+while read -r w kv; do
+	printf 'layout l fs=none\nworkload %s %s\n' "$w" "$kv" > "$T/p.plan"
+	"$BB" plan check "$T/p.plan" >/dev/null 2>>"$T/perr" || bad="$bad $w:${kv%%=*}"
+	n=$((n + 1))
+done < "$T/params"
+ok "run --list shows parameters ($n)" test "$n" -ge 40
+is "${bad:-none}" none "every workload parameter, at its default, is accepted in a plan"
 
 done_testing

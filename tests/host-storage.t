@@ -42,7 +42,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 fi
 if [ -n "$loop" ]; then
 	trap 'losetup -d "$loop" 2>/dev/null; rm -rf "$T"' EXIT
-	"$BB" run hdparm --dev "$loop" --seconds_T 1 --seconds_t 1 --settle 0 > "$T/hdparm" 2>"$T/hdparm.err"; rc=$?
+	"$BB" run hdparm --dev "$loop" --cached_seconds 1 --disk_seconds 1 --settle 0 > "$T/hdparm" 2>"$T/hdparm.err"; rc=$?
 	is "$rc" 0 "hdparm: exit 0 on a loop device"
 	is "$(figures "$T/hdparm" | tr '\n' ' ')" "cached_read MiB/s higher buffered_read MiB/s higher " \
 		"hdparm: cached and buffered reads in MiB/s (hdparm's MB), higher is better"

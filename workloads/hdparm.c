@@ -3,10 +3,10 @@
  * (hdparm 9.65 time_cache / time_device), so a user's old numbers and ours
  * mean the same thing:
  *   -T cached reads: read the same 2 MiB at offset 0 over and over from the
- *      buffer cache for `seconds_T`, less the cost of the lseek and clock
+ *      buffer cache for `cached_seconds`, less the cost of the lseek and clock
  *      calls of the loop (hdparm subtracts them too);
  *   -t buffered disk reads: empty the buffer cache (sync, fsync, BLKFLSBUF),
- *      then read 2 MiB blocks sequentially from offset 0 for `seconds_t`, or
+ *      then read 2 MiB blocks sequentially from offset 0 for `disk_seconds`, or
  *      to the end of the device.
  * hdparm's MB is 2^20 bytes (it counts 2 MiB buffers and prints MB/sec), so
  * the unit is MiB/s. The device is opened read-only: this never writes.
@@ -72,7 +72,7 @@ static int read_big(struct wctx *c, int fd, char *buf)
 
 static int hdparm_run(struct wctx *c)
 {
-	long long sT = wl_param_int(c, "seconds_T"), st = wl_param_int(c, "seconds_t");
+	long long sT = wl_param_int(c, "cached_seconds"), st = wl_param_int(c, "disk_seconds");
 	long long settle = wl_param_int(c, "settle");
 	unsigned long long devsize = 0, maxit, it;
 	double t0, el, el2, cached = 0, buffered = 0;
@@ -84,7 +84,7 @@ static int hdparm_run(struct wctx *c)
 	if (sT < 0 || st < 0 || settle < 0)
 		return -1;
 	if (!sT && !st)
-		return wl_fail(c, "seconds_T and seconds_t are both 0: nothing to measure");
+		return wl_fail(c, "cached_seconds and disk_seconds are both 0: nothing to measure");
 	/* read-only, as hdparm opens it (O_NONBLOCK: removable media need not be present to open) */
 	fd = open(c->dev, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
@@ -199,8 +199,8 @@ fail:
 }
 
 static const struct wparam hdparm_params[] = {
-	{ "seconds_T", "2", "seconds of cached reads (hdparm -T); 0 skips them" },
-	{ "seconds_t", "3", "seconds of buffered disk reads (hdparm -t); 0 skips them" },
+	{ "cached_seconds", "2", "seconds of cached reads (hdparm -T); 0 skips them" },
+	{ "disk_seconds", "3", "seconds of buffered disk reads (hdparm -t); 0 skips them" },
 	{ "settle", "1", "seconds to let writeback settle before timing (hdparm sleeps 3)" },
 	{ NULL, NULL, NULL },
 };
