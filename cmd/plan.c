@@ -10,11 +10,13 @@ const char plan_usage[] =
 "Plan files are described in docs/plans.md.\n"
 "  check   parse every FILE as the appliance would; prints\n"
 "           FILE: ok (N runs: L layouts x T tunable sets x W workloads x I iterations)\n"
+"          (a plan with sections: I iterations of S sections: NAME L x T x W, ...)\n"
 "          or the first error, \"FILE:LINE: message\", on stderr\n"
 "  show    print the expanded run list, one run a line:\n"
-"           ITERATION LAYOUT TUNABLES WORKLOAD [KEY=VALUE...]\n"
-"          TUNABLES is name=value,... or - when the plan sets none; values\n"
-"          holding blanks are double-quoted\n"
+"           ITERATION [SECTION] LAYOUT TUNABLES WORKLOAD [KEY=VALUE...]\n"
+"          SECTION only in a plan with sections; TUNABLES is name=value,...\n"
+"          or - when the section sets none; values holding blanks are\n"
+"          double-quoted\n"
 "\n"
 "exit: 0 every plan is valid, 100 a plan is invalid or unreadable.\n";
 
@@ -67,10 +69,20 @@ static int check(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
-		printf("%s: ok (%llu runs: %zu layouts x %u tunable sets x %zu workloads x %u iterations)\n",
-		       argv[i],
-		       (unsigned long long)p.iterations * p.nlayouts * plan_tunable_combos(&p) * p.nworkloads,
-		       p.nlayouts, plan_tunable_combos(&p), p.nworkloads, p.iterations);
+		if (!p.sections[0].name)
+			printf("%s: ok (%llu runs: %zu layouts x %u tunable sets x %zu workloads x %u iterations)\n",
+			       argv[i], plan_run_count(&p), p.nlayouts, plan_tunable_combos(&p.sections[0]),
+			       p.nworkloads, p.iterations);
+		else {
+			printf("%s: ok (%llu runs: %u iterations of %zu sections:", argv[i], plan_run_count(&p),
+			       p.iterations, p.nsections);
+			for (size_t k = 0; k < p.nsections; k++) {
+				const struct plan_section *s = &p.sections[k];
+				printf("%s %s %zu x %u x %zu", k ? "," : "", s->name, s->nlayouts,
+				       plan_tunable_combos(s), s->nworkloads);
+			}
+			printf(")\n");
+		}
 		plan_free(&p);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout))
@@ -98,11 +110,15 @@ static int show(int argc, char **argv)
 	n = plan_expand(&p, &runs);
 	for (size_t i = 0; i < n; i++) {
 		const struct plan_run *r = &runs[i];
-		printf("%u %s ", r->iteration, r->layout->name);
-		if (!p.ntunables)
+		const struct plan_section *s = r->section;
+		printf("%u ", r->iteration);
+		if (s->name)
+			printf("%s ", s->name);
+		printf("%s ", r->layout->name);
+		if (!s->ntunables)
 			putchar('-');
-		for (size_t t = 0; t < p.ntunables; t++)
-			printf("%s%s=%s", t ? "," : "", p.tunables[t].name, plan_tunable_value(&p, r->tunables_index, t));
+		for (size_t t = 0; t < s->ntunables; t++)
+			printf("%s%s=%s", t ? "," : "", s->tunables[t].name, plan_tunable_value(s, r->tunables_index, t));
 		printf(" %s", r->workload->name);
 		for (size_t k = 0; k < r->workload->nparams; k++) {
 			printf(" %s=", r->workload->params[k].key);

@@ -34,7 +34,7 @@ void layout_teardown(struct built_layout *bl);
 
 /* init/tunables.c: apply one tunable combination to the layout's devices,
  * drop caches, and return the JSON object of what is in force. */
-char *tunables_apply(const struct plan *p, unsigned combo, const struct built_layout *bl);
+char *tunables_apply(const struct plan_section *s, unsigned combo, const struct built_layout *bl);
 
 /* init/modules.c */
 int module_load_named(const char *name, const char *params);

@@ -133,7 +133,7 @@ static void lava_signals(const char *wl, const char *layout, const struct run_ou
 	fflush(stdout);
 }
 
-static void tunables_text(const struct plan *p, unsigned combo, char *out, size_t len)
+static void tunables_text(const struct plan_section *p, unsigned combo, char *out, size_t len)
 {
 	size_t o = 0;
 	out[0] = 0;
@@ -164,8 +164,13 @@ int run_plan(void)
 	free(text);
 	claim(claimed, &nclaimed, labelled);
 	nruns = plan_expand(p, &runs);
-	info("plan %s: %zu runs (%zu layouts x %u tunable sets x %zu workloads x %u iterations), timeout %u s per run",
-	     p->name, nruns, p->nlayouts, plan_tunable_combos(p), p->nworkloads, p->iterations, p->timeout_s);
+	if (p->sections[0].name)
+		info("plan %s: %zu runs (%zu sections, %zu layouts, %u iterations), timeout %u s per run", p->name,
+		     nruns, p->nsections, p->nlayouts, p->iterations, p->timeout_s);
+	else
+		info("plan %s: %zu runs (%zu layouts x %u tunable sets x %zu workloads x %u iterations), timeout %u s per run",
+		     p->name, nruns, p->nlayouts, plan_tunable_combos(&p->sections[0]), p->nworkloads, p->iterations,
+		     p->timeout_s);
 	for (size_t i = 0; i < nruns && !A.stop_requested; i++) {
 		const struct plan_run *r = &runs[i];
 		const struct workload *wl = workload_find(r->workload->name);
@@ -174,20 +179,25 @@ int run_plan(void)
 		char *tjson = NULL;
 
 		if (r->first_of_layout) {
-			info("[%zu/%zu] iteration %u: building layout %s", i + 1, nruns, r->iteration, r->layout->name);
+			if (r->section->name)
+				info("[%zu/%zu] iteration %u, section %s: building layout %s", i + 1, nruns, r->iteration,
+				     r->section->name, r->layout->name);
+			else
+				info("[%zu/%zu] iteration %u: building layout %s", i + 1, nruns, r->iteration,
+				     r->layout->name);
 			if (layout_build(r->layout, claimed, nclaimed, labelled, &bl) == 0)
 				info("layout %s built in %.2f s on %s", r->layout->name, bl.build_s,
 				     bl.dev[0] ? bl.dev : "tmpfs");
 			else
 				warn("layout %s %s: %s", r->layout->name, bl.status, bl.reason);
 		}
-		tunables_text(p, r->tunables_index, tun, sizeof tun);
+		tunables_text(r->section, r->tunables_index, tun, sizeof tun);
 		memset(&o, 0, sizeof o);
 		if (bl.status[0]) {
 			snprintf(o.status, sizeof o.status, "%s", bl.status);
 			snprintf(o.reason, sizeof o.reason, "layout %.40s: %.200s", r->layout->name, bl.reason);
 		} else {
-			tjson = tunables_apply(p, r->tunables_index, &bl);
+			tjson = tunables_apply(r->section, r->tunables_index, &bl);
 			info("[%zu/%zu] iteration %u, layout %s, tunables %s: %s", i + 1, nruns, r->iteration,
 			     r->layout->name, tun, r->workload->name);
 			if (run_workload(wl, bl.dir[0] ? bl.dir : NULL, bl.dev[0] ? bl.dev : NULL, r->workload->params,
@@ -199,6 +209,8 @@ int run_plan(void)
 		jw_init(&w);
 		jw_obj(&w, NULL);
 		jw_str(&w, "plan", p->name);
+		if (r->section->name)
+			jw_str(&w, "section", r->section->name);
 		jw_str(&w, "workload", r->workload->name);
 		params_json(&w, r->workload);
 		if (bl.fingerprint)

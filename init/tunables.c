@@ -76,8 +76,8 @@ static void note(struct jw *list, const char *name, const char *dev, const char 
 }
 
 /* Set what the plan asks on one device, then read back everything. */
-static void one_device(struct jw *w, struct jw *refused, struct jw *skipped, const struct plan *p, unsigned combo,
-		       const char *dev)
+static void one_device(struct jw *w, struct jw *refused, struct jw *skipped, const struct plan_section *p,
+		       unsigned combo, const char *dev)
 {
 	for (size_t t = 0; t < p->ntunables; t++) {
 		const char *name = p->tunables[t].name, *want = plan_tunable_value(p, combo, t);
@@ -118,7 +118,7 @@ static void one_device(struct jw *w, struct jw *refused, struct jw *skipped, con
 	jw_obj_end(w);
 }
 
-char *tunables_apply(const struct plan *p, unsigned combo, const struct built_layout *bl)
+char *tunables_apply(const struct plan_section *p, unsigned combo, const struct built_layout *bl)
 {
 	struct jw w, refused, skipped;
 	const char *top = bl->dev[0] ? strrchr(bl->dev, '/') + 1 : NULL;

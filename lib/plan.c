@@ -179,6 +179,20 @@ static const char *kind_name[] = {
 	[LAYOUT_DISK] = "disk", [LAYOUT_MD] = "md", [LAYOUT_RAMDISK] = "ramdisk", [LAYOUT_TMPFS] = "tmpfs",
 };
 
+/* The section a layout, tunable or workload line adds to: the last
+ * `section`, or the one unnamed section of a plan without them. */
+static struct plan_section *current(struct plan *p)
+{
+	struct plan_section *s;
+	if (p->nsections)
+		return &p->sections[p->nsections - 1];
+	s = &p->sections[p->nsections++];
+	s->layouts = &p->layouts[p->nlayouts];
+	s->tunables = &p->tunables[p->ntunables];
+	s->workloads = &p->workloads[p->nworkloads];
+	return s;
+}
+
 static void layout_free(struct plan_layout *l)
 {
 	free(l->name);
@@ -271,6 +285,7 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 	if (nkinds > 1)
 		return fail(c, "%s exclude each other (one kind of layout per line)", kinds);
 
+	current(p)->nlayouts++;
 	l = &p->layouts[p->nlayouts];
 	memset(l, 0, sizeof *l);
 	l->kind = val[LK_MD] ? LAYOUT_MD : val[LK_RAMDISK] ? LAYOUT_RAMDISK : val[LK_TMPFS] ? LAYOUT_TMPFS : LAYOUT_DISK;
@@ -354,6 +369,7 @@ static int parse_tunable(struct ctx *c, const struct words *ws, struct plan *p)
 {
 	const struct tundef *d = NULL;
 	struct plan_tunable *t;
+	struct plan_section *s = current(p);
 	if (ws->n < 2)
 		return fail(c, "tunable needs a name and values: tunable NAME VALUE...");
 	for (size_t i = 0; i < NTUNDEFS; i++)
@@ -361,15 +377,15 @@ static int parse_tunable(struct ctx *c, const struct words *ws, struct plan *p)
 			d = &tunables[i];
 	if (!d)
 		return fail(c, "unknown tunable \"%s\" (valid: %s)", ws->w[1].s, tunable_list());
-	for (size_t i = 0; i < p->ntunables; i++)
-		if (!strcmp(p->tunables[i].name, d->name))
-			return fail(c, "tunable %s already set on line %d", d->name, p->tunables[i].line);
+	for (size_t i = 0; i < s->ntunables; i++)
+		if (!strcmp(s->tunables[i].name, d->name))
+			return fail(c, "tunable %s already set on line %d", d->name, s->tunables[i].line);
 	if (ws->n < 3)
 		return fail(c, "tunable %s needs at least one value", d->name);
 	if (ws->n - 2 > PLAN_MAX_VALUES)
 		return fail(c, "tunable %s has more than %d values", d->name, PLAN_MAX_VALUES);
-	if (p->ntunables >= PLAN_MAX_TUNABLES)	/* unreachable while names are unique */
-		return fail(c, "more than %d tunables", PLAN_MAX_TUNABLES);
+	if (p->ntunables >= PLAN_MAX_TUNABLES)
+		return fail(c, "more than %d tunables (all sections together)", PLAN_MAX_TUNABLES);
 	for (size_t i = 2; i < ws->n; i++) {
 		const char *v = ws->w[i].s;
 		unsigned long long u;
@@ -382,6 +398,7 @@ static int parse_tunable(struct ctx *c, const struct words *ws, struct plan *p)
 			if (!strcmp(ws->w[j].s, v))
 				return fail(c, "tunable %s lists \"%s\" twice", d->name, v);
 	}
+	s->ntunables++;
 	t = &p->tunables[p->ntunables++];
 	t->name = xstrdup(d->name);
 	t->line = c->line;
@@ -449,6 +466,41 @@ static int parse_workload(struct ctx *c, const struct words *ws, struct plan *p,
 		return fail(c, "%s", cerr[0] ? cerr : "workload rejected");
 	}
 	p->nworkloads++;
+	current(p)->nworkloads++;
+	return 0;
+}
+
+/* ---- sections ---- */
+
+static int parse_section(struct ctx *c, const struct words *ws, struct plan *p)
+{
+	struct plan_section *s;
+	const char *name;
+	if (ws->n < 2 || ws->n > 3 || ws->w[1].eq >= 0)
+		return fail(c, "section takes a name and an optional quoted title: section NAME [\"TITLE\"]");
+	name = ws->w[1].s;
+	if (!valid_name(name, 1))
+		return fail(c, "bad section name \"%s\" (expected " NAME_HELP ")", name);
+	if (ws->n == 3 && strlen(ws->w[2].s) > PLAN_MAX_VALUE)
+		return fail(c, "section title is longer than %d characters", PLAN_MAX_VALUE);
+	if (p->nsections && !p->sections[0].name) {
+		const struct plan_section *u = &p->sections[0];
+		int first = u->nlayouts ? u->layouts[0].line : u->ntunables ? u->tunables[0].line : u->workloads[0].line;
+		return fail(c, "section after a layout, tunable or workload outside any section (line %d): in a plan "
+			    "with sections every one belongs to a section", first);
+	}
+	for (size_t i = 0; i < p->nsections; i++)
+		if (!strcmp(p->sections[i].name, name))
+			return fail(c, "section \"%s\" already defined on line %d", name, p->sections[i].line);
+	if (p->nsections >= PLAN_MAX_SECTIONS)
+		return fail(c, "more than %d sections", PLAN_MAX_SECTIONS);
+	s = &p->sections[p->nsections++];
+	s->name = xstrdup(name);
+	s->title = ws->n == 3 ? xstrdup(ws->w[2].s) : NULL;
+	s->line = c->line;
+	s->layouts = &p->layouts[p->nlayouts];
+	s->tunables = &p->tunables[p->ntunables];
+	s->workloads = &p->workloads[p->nworkloads];
 	return 0;
 }
 
@@ -497,13 +549,15 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		p->timeout_s = (unsigned)u;
 		return 0;
 	}
+	if (!strcmp(d, "section"))
+		return parse_section(c, ws, p);
 	if (!strcmp(d, "layout"))
 		return parse_layout(c, ws, p);
 	if (!strcmp(d, "tunable"))
 		return parse_tunable(c, ws, p);
 	if (!strcmp(d, "workload"))
 		return parse_workload(c, ws, p, check);
-	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, layout, tunable, workload)", d);
+	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, section, layout, tunable, workload)", d);
 }
 
 /* The default name: the file's base name without ".plan". */
@@ -552,15 +606,30 @@ int plan_parse(const char *file, const char *text, size_t len, plan_workload_che
 		i++;	/* the newline */
 	}
 	c.line = 0;
-	if (!p->nlayouts) {
-		fail(&c, "plan has no layout");
-		goto bad;
+	if (!p->nsections || !p->sections[0].name) {
+		if (!p->nlayouts) {
+			fail(&c, "plan has no layout");
+			goto bad;
+		}
+		if (!p->nworkloads) {
+			fail(&c, "plan has no workload");
+			goto bad;
+		}
 	}
-	if (!p->nworkloads) {
-		fail(&c, "plan has no workload");
-		goto bad;
+	for (size_t k = 0; k < p->nsections; k++) {
+		const struct plan_section *s = &p->sections[k];
+		c.line = s->line;
+		if (s->name && !s->nlayouts) {
+			fail(&c, "section %s has no layout", s->name);
+			goto bad;
+		}
+		if (s->name && !s->nworkloads) {
+			fail(&c, "section %s has no workload", s->name);
+			goto bad;
+		}
 	}
-	runs = (unsigned long long)p->iterations * p->nlayouts * plan_tunable_combos(p) * p->nworkloads;
+	c.line = 0;
+	runs = plan_run_count(p);
 	if (runs > PLAN_MAX_RUNS) {
 		fail(&c, "plan expands to %llu runs (at most %d)", runs, PLAN_MAX_RUNS);
 		goto bad;
@@ -576,6 +645,10 @@ bad:
 void plan_free(struct plan *p)
 {
 	free(p->name);
+	for (size_t i = 0; i < p->nsections; i++) {
+		free(p->sections[i].name);
+		free(p->sections[i].title);
+	}
 	for (size_t i = 0; i < p->nlayouts; i++)
 		layout_free(&p->layouts[i]);
 	for (size_t i = 0; i < p->ntunables; i++)
@@ -587,42 +660,65 @@ void plan_free(struct plan *p)
 
 /* ---- expansion ---- */
 
-unsigned plan_tunable_combos(const struct plan *p)
+unsigned plan_tunable_combos(const struct plan_section *s)
 {
 	unsigned n = 1;
-	for (size_t t = 0; t < p->ntunables; t++)
-		n *= (unsigned)p->tunables[t].nvalues;
+	for (size_t t = 0; t < s->ntunables; t++)
+		n *= (unsigned)s->tunables[t].nvalues;
 	return n;
 }
 
 /* Combination c read as a number whose digits are value indexes, the last
  * tunable the lowest digit. */
-const char *plan_tunable_value(const struct plan *p, unsigned c, size_t t)
+const char *plan_tunable_value(const struct plan_section *s, unsigned c, size_t t)
 {
 	unsigned div = 1;
-	if (t >= p->ntunables)
+	if (t >= s->ntunables)
 		return NULL;
-	for (size_t u = t + 1; u < p->ntunables; u++)
-		div *= (unsigned)p->tunables[u].nvalues;
-	return p->tunables[t].values[(c / div) % p->tunables[t].nvalues];
+	for (size_t u = t + 1; u < s->ntunables; u++)
+		div *= (unsigned)s->tunables[u].nvalues;
+	return s->tunables[t].values[(c / div) % s->tunables[t].nvalues];
+}
+
+/* At most 32 layouts x 8^4 tunable sets (4 tunable names, unique in a
+ * section) x 32 workloads x 1000 iterations: no overflow in 64 bits. */
+unsigned long long plan_run_count(const struct plan *p)
+{
+	unsigned long long n = 0;
+	for (size_t k = 0; k < p->nsections; k++) {
+		const struct plan_section *s = &p->sections[k];
+		n += (unsigned long long)s->nlayouts * plan_tunable_combos(s) * s->nworkloads;
+	}
+	return n * p->iterations;
+}
+
+/* The section a layout belongs to. */
+static const struct plan_section *section_of(const struct plan *p, const struct plan_layout *l)
+{
+	for (size_t k = 0; k < p->nsections; k++)
+		if (l >= p->sections[k].layouts && l < p->sections[k].layouts + p->sections[k].nlayouts)
+			return &p->sections[k];
+	return &p->sections[0];	/* unreachable after a successful parse */
 }
 
 size_t plan_expand(const struct plan *p, struct plan_run **out)
 {
-	unsigned combos = plan_tunable_combos(p);
-	size_t n = (size_t)p->iterations * p->nlayouts * combos * p->nworkloads, k = 0;
+	size_t n = (size_t)plan_run_count(p), k = 0;
 	struct plan_run *r = xcalloc(n ? n : 1, sizeof *r);
 
 	for (unsigned it = 1; it <= p->iterations; it++)
 		for (size_t li = 0; li < p->nlayouts; li++) {
 			const struct plan_layout *l = &p->layouts[it % 2 ? li : p->nlayouts - 1 - li];
+			const struct plan_section *s = section_of(p, l);
+			unsigned combos = plan_tunable_combos(s);
 			size_t first = k;
 			for (unsigned c = 0; c < combos; c++)
-				for (size_t w = 0; w < p->nworkloads; w++) {
+				for (size_t w = 0; w < s->nworkloads; w++) {
 					r[k].iteration = it;
+					r[k].section = s;
 					r[k].layout = l;
 					r[k].tunables_index = c;
-					r[k].workload = &p->workloads[w];
+					r[k].workload = &s->workloads[w];
 					k++;
 				}
 			if (k > first) {

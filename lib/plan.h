@@ -13,6 +13,14 @@
  *   tunable read_ahead_kb 0 256
  *   workload stream size=64M bs=1M
  *
+ * or, in sections, several such matrices in one plan (one per question):
+ *
+ *   section seed-000 "2.4 vs 2.6 on md RAID1"
+ *   layout ...
+ *   workload ...
+ *   section seed-001
+ *   ...
+ *
  * The parser takes a buffer and never opens files. Errors are
  * "FILE:LINE: message", the same on the host (bootbench plan check) and in
  * the appliance; an error about the plan as a whole (no layout, no workload,
@@ -25,7 +33,8 @@
 
 #define PLAN_MAX_LAYOUTS 32
 #define PLAN_MAX_WORKLOADS 32
-#define PLAN_MAX_TUNABLES 8
+#define PLAN_MAX_TUNABLES 32	/* all sections together; names unique within one */
+#define PLAN_MAX_SECTIONS 16
 #define PLAN_MAX_VALUES 8
 #define PLAN_MAX_PARAMS 16
 #define PLAN_MAX_NAME 64	/* plan, layout, workload and parameter names */
@@ -68,14 +77,30 @@ struct plan_workload {
 	int line;
 };
 
+/* One matrix of layouts x tunable sets x workloads. A plan without a
+ * `section` line has one, unnamed, holding everything; otherwise each
+ * section holds the layouts, tunables and workloads written under it. The
+ * pointers point into struct plan's arrays below: never copy a plan. */
+struct plan_section {
+	char *name;		/* NULL: the plan has no sections */
+	char *title;		/* the optional quoted text after the name, or NULL */
+	int line;
+	struct plan_layout *layouts;
+	struct plan_tunable *tunables;
+	struct plan_workload *workloads;
+	size_t nlayouts, ntunables, nworkloads;
+};
+
 struct plan {
 	char *name;
 	unsigned iterations;	/* default 1 */
 	unsigned timeout_s;	/* default 600 */
-	size_t nlayouts, ntunables, nworkloads;
+	size_t nlayouts, ntunables, nworkloads;	/* all sections together */
 	struct plan_layout layouts[PLAN_MAX_LAYOUTS];
 	struct plan_tunable tunables[PLAN_MAX_TUNABLES];
 	struct plan_workload workloads[PLAN_MAX_WORKLOADS];
+	size_t nsections;	/* at least 1 after a successful parse */
+	struct plan_section sections[PLAN_MAX_SECTIONS];
 };
 
 /* Workload names and parameter names the parser accepts are checked by a
@@ -99,21 +124,27 @@ void plan_free(struct plan *p);
 /* One run of the expanded matrix. */
 struct plan_run {
 	unsigned iteration;	/* 1-based */
+	const struct plan_section *section;	/* its tunables are the run's */
 	const struct plan_layout *layout;
-	unsigned tunables_index;	/* index into the tunables cartesian product */
+	unsigned tunables_index;	/* index into the section's tunables cartesian product */
 	const struct plan_workload *workload;
 	int first_of_layout;	/* build the layout before this run */
 	int last_of_layout;	/* tear it down after this run */
 };
 
-/* Number of tunable combinations (product of value counts; 1 when none). */
-unsigned plan_tunable_combos(const struct plan *p);
-/* The value of tunable t in combination c. */
-const char *plan_tunable_value(const struct plan *p, unsigned c, size_t t);
+/* Number of tunable combinations of a section (product of value counts; 1
+ * when none). */
+unsigned plan_tunable_combos(const struct plan_section *s);
+/* The value of the section's tunable t in combination c. */
+const char *plan_tunable_value(const struct plan_section *s, unsigned c, size_t t);
+/* Runs the plan expands to: iterations x the sum over sections of layouts x
+ * tunable sets x workloads. */
+unsigned long long plan_run_count(const struct plan *p);
 /* Expand in the fixed order documented in docs/plans.md: iterations outermost;
- * within an iteration layouts in plan order (reversed on even iterations, so
- * slow drift does not line up with one layout), then tunable combinations,
- * then workloads. Returns the count; *out is malloc'd. */
+ * within an iteration the layouts in plan order, section after section
+ * (reversed as a whole on even iterations, so slow drift does not line up
+ * with one layout), then the layout's section's tunable combinations, then
+ * its workloads. Returns the count; *out is malloc'd. */
 size_t plan_expand(const struct plan *p, struct plan_run **out);
 
 #endif

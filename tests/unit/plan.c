@@ -34,7 +34,20 @@ static const struct {
 	{ L "layout m fs=ext3 mkfs=\"-b 4096\n" W, "quick.plan:2: unterminated quote" },
 	{ L "workload null\x01\n", "quick.plan:2: control character 0x01 in the plan" },
 	{ L W "layouts x fs=ext3\n",
-	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, layout, tunable, workload)" },
+	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, section, layout, tunable, workload)" },
+	/* sections */
+	{ L W "section s\n" L W, "quick.plan:3: section after a layout, tunable or workload outside any section "
+	  "(line 1): in a plan with sections every one belongs to a section" },
+	{ "section s\n" L W "section s\nlayout m fs=ext2\n" W, "quick.plan:4: section \"s\" already defined on line 1" },
+	{ "section a\n" L W "section b\n" W, "quick.plan:4: section b has no layout" },
+	{ "section a\n" L W "section b\nlayout m fs=ext2\n", "quick.plan:4: section b has no workload" },
+	{ "section a\n" L W "section b\n" L W, "quick.plan:5: layout \"l\" already defined on line 2" },
+	{ "section a b c\n" L W, "quick.plan:1: section takes a name and an optional quoted title: "
+	  "section NAME [\"TITLE\"]" },
+	{ "section a/b\n" L W,
+	  "quick.plan:1: bad section name \"a/b\" (expected letters, digits and . _ -, at most 64 characters)" },
+	{ "section a\n" L "tunable scheduler none\ntunable scheduler bfq\n" W,
+	  "quick.plan:4: tunable scheduler already set on line 3" },
 	/* plan, iterations, timeout */
 	{ "plan a\nplan b\n" L W, "quick.plan:2: plan given twice (first on line 1)" },
 	{ "plan\n" L W, "quick.plan:1: plan takes one value: plan NAME" },
@@ -222,7 +235,7 @@ static void good_plans(void)
 	is_str(p.tunables[1].name, "read_ahead_kb", "tunable name");
 	is_int(p.tunables[1].nvalues, 3, "tunable value count");
 	is_str(p.tunables[1].values[2], "4096", "tunable value");
-	is_int(plan_tunable_combos(&p), 6, "2 x 3 tunable combinations");
+	is_int(plan_tunable_combos(&p.sections[0]), 6, "2 x 3 tunable combinations");
 	is_int(p.nworkloads, 2, "two workloads");
 	is_int(p.workloads[1].nparams, 2, "stream: two parameters");
 	is_str(p.workloads[1].params[0].key, "size", "stream: first key");
@@ -252,7 +265,7 @@ static void good_plans(void)
 			is_str(p.name, "null", "default name: file name without .plan");
 			is_int(p.iterations, 1, "default iterations");
 			is_int(p.timeout_s, 600, "default timeout");
-			is_int(plan_tunable_combos(&p), 1, "no tunables: one combination");
+			is_int(plan_tunable_combos(&p.sections[0]), 1, "no tunables: one combination");
 			plan_free(&p);
 		}
 	}
@@ -310,7 +323,7 @@ static void expand_order(void)
 	for (size_t i = 0; i < n && i < 32; i++) {
 		char got[128];
 		snprintf(got, sizeof got, "%u %s %s %s %s %s", r[i].iteration, r[i].layout->name,
-			 plan_tunable_value(&p, r[i].tunables_index, 0), plan_tunable_value(&p, r[i].tunables_index, 1),
+			 plan_tunable_value(&p.sections[0], r[i].tunables_index, 0), plan_tunable_value(&p.sections[0], r[i].tunables_index, 1),
 			 r[i].workload->name,
 			 r[i].first_of_layout ? (r[i].last_of_layout ? "FL" : "F") : r[i].last_of_layout ? "L" : "-");
 		is_str(got, want[i], "run %zu", i + 1);
@@ -337,16 +350,76 @@ static void expand_order(void)
 		static const char t[] = "layout A fs=none\nworkload null\n"
 					"tunable scheduler a b\ntunable nr_requests 4 8 16\ntunable queue_depth 1 2\n";
 		plan_parse("digits.plan", t, strlen(t), NULL, &p, err, sizeof err);
-		is_int(plan_tunable_combos(&p), 12, "2 x 3 x 2 combinations");
-		is_str(plan_tunable_value(&p, 7, 0), "b", "combination 7, first tunable");
-		is_str(plan_tunable_value(&p, 7, 1), "4", "combination 7, second tunable");
-		is_str(plan_tunable_value(&p, 7, 2), "2", "combination 7, last tunable (fastest)");
-		is_str(plan_tunable_value(&p, 11, 1), "16", "last combination");
+		is_int(plan_tunable_combos(&p.sections[0]), 12, "2 x 3 x 2 combinations");
+		is_str(plan_tunable_value(&p.sections[0], 7, 0), "b", "combination 7, first tunable");
+		is_str(plan_tunable_value(&p.sections[0], 7, 1), "4", "combination 7, second tunable");
+		is_str(plan_tunable_value(&p.sections[0], 7, 2), "2", "combination 7, last tunable (fastest)");
+		is_str(plan_tunable_value(&p.sections[0], 11, 1), "16", "last combination");
 		plan_free(&p);
 	}
 }
 
 /* Limits on counts, built rather than written out. */
+/* Sections: each its own matrix; iterations outermost, the layouts of all
+ * sections in plan order (reversed on even iterations), each with its own
+ * section's tunables and workloads. */
+static void sections(void)
+{
+	static const char text[] =
+		"plan seeds\niterations 2\n"
+		"section one \"the first \"\"report\"\n"
+		"layout a fs=ext2\nlayout b fs=ext3\n"
+		"tunable scheduler none bfq\n"
+		"workload null\n"
+		"section two\n"
+		"layout c fs=xfs\n"
+		"tunable scheduler mq-deadline\ntunable read_ahead_kb 0 256\n"
+		"workload touch\nworkload stream size=1M\n";
+	static const char *want[] = {
+		"1 one a none null", "1 one a bfq null", "1 one b none null", "1 one b bfq null",
+		"1 two c mq-deadline,0 touch", "1 two c mq-deadline,0 stream", "1 two c mq-deadline,256 touch",
+		"1 two c mq-deadline,256 stream",
+		"2 two c mq-deadline,0 touch", "2 two c mq-deadline,0 stream", "2 two c mq-deadline,256 touch",
+		"2 two c mq-deadline,256 stream",
+		"2 one b none null", "2 one b bfq null", "2 one a none null", "2 one a bfq null",
+	};
+	struct plan p;
+	struct plan_run *r;
+	char err[512], line[128];
+	size_t n, wrong = 0, firsts = 0;
+
+	if (plan_parse("seeds.plan", text, sizeof text - 1, check, &p, err, sizeof err) < 0) {
+		printf("# %s\n", err);
+		for (int i = 0; i < 7; i++)
+			ok(0, "sections: the plan parses");
+		return;
+	}
+	is_int(p.nsections, 2, "sections: two");
+	is_str(p.sections[0].title, "the first report", "sections: a title is one quoted word, quotes removed");
+	is_int(p.sections[1].ntunables * 10 + p.sections[1].nworkloads, 22,
+	       "sections: the second has its own two tunables and two workloads");
+	is_int(plan_run_count(&p), 16, "sections: 2 x (2 x 2 x 1 + 1 x 2 x 2) runs");
+	n = plan_expand(&p, &r);
+	is_int(n, 16, "sections: plan_expand gives them all");
+	for (size_t i = 0; i < n && i < 16; i++) {
+		const struct plan_section *s = r[i].section;
+		size_t o = (size_t)snprintf(line, sizeof line, "%u %s %s ", r[i].iteration, s->name, r[i].layout->name);
+		for (size_t t = 0; t < s->ntunables; t++)
+			o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", t ? "," : "",
+					      plan_tunable_value(s, r[i].tunables_index, t));
+		snprintf(line + o, sizeof line - o, " %s", r[i].workload->name);
+		if (strcmp(line, want[i])) {
+			printf("# run %zu: got \"%s\", want \"%s\"\n", i + 1, line, want[i]);
+			wrong++;
+		}
+		firsts += (size_t)r[i].first_of_layout;
+	}
+	is_int(wrong, 0, "sections: runs in order, each with its own section's tunables and workloads");
+	is_int(firsts, 6, "sections: each layout built once an iteration");
+	free(r);
+	plan_free(&p);
+}
+
 static void limits(void)
 {
 	struct sbuf sb = {0};
@@ -400,7 +473,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 4);
+	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 7 + 4);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
@@ -412,6 +485,7 @@ int main(void)
 			plan_free(&p);
 	}
 	expand_order();
+	sections();
 	limits();
 	return tap_done();
 }
