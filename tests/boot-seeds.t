@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The seeds plan: one section per mailing-list report (../shared/seeds),
+# at the reports' own parameters (seeds.plan) and at test sizes
+# (seeds-quick.plan). The two differ in sizes and durations only; a boot of
+# seeds-quick runs every section, and every figure the reports measured by
+# hand is in the records, under its section.
+. "$(dirname "$0")/lib.sh"
+k=${KERNEL:-debian-6.1-generic}
+P=$TOP/rootfs/overlay/etc/bootbench/plans
+[ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
+plan 14
+
+# the same runs in the same order, parameters aside
+shape() { "$BB" plan show "$1" | awk '{print $1, $2, $3, $4, $5}'; }
+"$BB" plan check "$P/seeds.plan" "$P/seeds-quick.plan" >"$T/check" 2>&1
+is "$?" 0 "seeds.plan and seeds-quick.plan are valid plans"
+shape "$P/seeds.plan" | awk '$1 == 1' >"$T/full.shape"
+shape "$P/seeds-quick.plan" >"$T/quick.shape"
+ok "seeds-quick has runs ($(wc -l <"$T/quick.shape"))" test -s "$T/quick.shape"
+ok "seeds-quick runs what one iteration of seeds runs, in the same order (sizes aside)" \
+	cmp -s "$T/full.shape" "$T/quick.shape"
+is "$(awk '{print $2}' "$T/quick.shape" | uniq | tr '\n' ' ')" "seed-000 seed-000-ramdisk seed-001 seed-002 seed-004 " \
+	"a section per report (003, SPEC SFS over NFS, waits for the NFS workload)"
+ok "every section cites its report (a comment naming the seed file's number)" sh -c "
+	for s in 000 001 002 004; do grep -q \"^# \$s - \" '$P/seeds.plan' || exit 1; done"
+# the reports' own parameters, where a boot holds them
+ok "seeds.plan: dd of 1 GiB with 1 MiB blocks, RAID1-ext3 / xfs / ext2 / ramdisk-ext3, deadline, read_ahead_kb 0 256, nr_requests 1024" sh -c "
+	grep -q '^workload stream size=1G bs=1M' '$P/seeds.plan' &&
+	grep -q '^layout s000-raid1-ext3 md=raid1 disks=2 fs=ext3' '$P/seeds.plan' &&
+	grep -q '^layout s000-xfs fs=xfs' '$P/seeds.plan' && grep -q '^layout s000-ext2 fs=ext2' '$P/seeds.plan' &&
+	grep -q '^layout s000-ramdisk-ext3 ramdisk=256M fs=ext3' '$P/seeds.plan' &&
+	grep -q '^tunable scheduler mq-deadline' '$P/seeds.plan' && grep -q '^tunable read_ahead_kb 0 256' '$P/seeds.plan' &&
+	grep -q '^tunable nr_requests 1024' '$P/seeds.plan'"
+ok "seeds.plan: bonnie on md RAID0 of 4 disks, 128 KiB chunk; ab -n 100000 -c 2 on 51200 bytes" sh -c "
+	grep -q '^layout s001-raid0-ext2 md=raid0 disks=4 chunk=128K fs=ext2' '$P/seeds.plan' &&
+	grep -q '^workload http requests=100000 concurrency=2 size=51200' '$P/seeds.plan'"
+
+need_kernel "$k" || { for i in 1 2 3 4 5 6 7; do skip "$k not fetched (make kernels)"; done; done_testing; }
+img=$T/seeds.img
+"$BB" mkresults "$img" --size 64M 2>/dev/null
+boot "$k" "$T/seeds.log" --results "$img" --scratch 4:320M --plan seeds-quick --memory 512
+is "$?" 0 "$k boots seeds-quick on 4 scratch disks and powers off"
+"$BB" collect "$img" 2>/dev/null | jq -c 'select(.type == "run") | .data' >"$T/runs"
+is "$(wc -l <"$T/runs")" "$(wc -l <"$T/quick.shape")" "one run record per run of the plan"
+is "$(jq -r .status "$T/runs" | sort | uniq -c | awk '{print $2 ":" $1}' | tr '\n' ' ')" "ok:$(wc -l <"$T/quick.shape") " \
+	"every run ok"
+# section workload metric, for every figure a report measured by hand
+jq -r '.section as $s | .workload as $w | .metrics[] | "\($s) \($w) \(.name)"' "$T/runs" | sort -u >"$T/figs"
+want() { for m in "$@"; do grep -qx "$m" "$T/figs" || echo "$m"; done; }
+missing=$(want \
+	"seed-000 hdparm cached_read" "seed-000 hdparm buffered_read" "seed-000 stream write_MBps" "seed-000 stream read_MBps" \
+	"seed-000 dbload import_s" "seed-000 dbload import_user_s" "seed-000 dbload import_sys_s" "seed-000 dbload schema_s" \
+	"seed-000-ramdisk dbload import_s" \
+	"seed-001 stream write_MBps" "seed-001 stream read_MBps" "seed-001 bonnie seeks" "seed-001 bonnie put_block" "seed-001 bonnie get_block" \
+	"seed-002 http requests_per_s" "seed-002 http time_per_request_ms" "seed-002 tcpbw bandwidth" \
+	"seed-002 hdparm cached_read" "seed-002 hdparm buffered_read" \
+	"seed-004 oltp tpm_new_order" "seed-004 oltp new_order_p90_ms")
+is "${missing:-none}" none "every seed figure is in the records, under its section"
+ok "seed-001: bonnie's CSV line (bonnie++ 1.98 format) is in its record" \
+	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.csv | test("^1\\.98,")'
+ok "seed-000: the tunables held on the md members (mq-deadline, nr_requests 1024)" \
+	all_true "$T/runs" 'select(.layout.name == "s000-raid1-ext3") | .tunables.in_force.vdb.scheduler == "mq-deadline" and .tunables.in_force.vdb.nr_requests == "1024"'
+ok "seed-004: cached and non-cached OLTP are two experiments (their parameters differ)" \
+	test "$(jq -c 'select(.section == "seed-004") | .params' "$T/runs" | sort -u | wc -l)" = 2
+done_testing
