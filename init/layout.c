@@ -97,6 +97,10 @@ static int wipe(struct built_layout *bl, const char *name, int relabel)
 	unsigned lbs;
 	int fd;
 	snprintf(path, sizeof path, "/dev/%s", name);
+	/* belt and braces: claim() never hands one out */
+	for (size_t i = 0; i < A.ndevs; i++)
+		if (!strcmp(A.devs[i].name, name) && claim_listed(&A.devs[i], A.conf.readonly))
+			return fail(bl, "failed", "refusing to write %s: it is named in bootbench.readonly=", path);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_EXCL);
 	if (fd < 0)
 		return fail(bl, "failed", "unable to open %s exclusively: %s", path, strerror(errno));
@@ -183,6 +187,7 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 
 	memset(bl, 0, sizeof *bl);
 	bl->pl = L;
+	bl->ro = -1;
 	/* ---- members ---- */
 	if (L->kind == LAYOUT_DISK || L->kind == LAYOUT_MD) {
 		if (L->ndisks > nclaimed)
@@ -261,6 +266,16 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	}
 	case LAYOUT_TMPFS:
 		break;
+	case LAYOUT_READONLY: {
+		/* nothing is built and nothing written: the disk is only named */
+		char why[256];
+		int i = readonly_disk(A.devs, A.ndevs, A.conf.readonly, L->readonly, A.results_dev, why, sizeof why);
+		if (i < 0)
+			return fail(bl, "skipped", "%s", why);
+		bl->ro = i;
+		snprintf(bl->dev, sizeof bl->dev, "/dev/%s", A.devs[i].name);
+		break;
+	}
 	}
 	/* ---- filesystem ---- */
 	mkdir(LAYOUT_MNT, 0755);
@@ -328,7 +343,7 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	jw_obj(&fp, NULL);
 	jw_str(&fp, "name", L->name);
 	jw_str(&fp, "kind", L->kind == LAYOUT_MD ? "md" : L->kind == LAYOUT_RAMDISK ? "ramdisk" :
-			     L->kind == LAYOUT_TMPFS ? "tmpfs" : "disk");
+			     L->kind == LAYOUT_TMPFS ? "tmpfs" : L->kind == LAYOUT_READONLY ? "readonly" : "disk");
 	jw_str(&fp, "device", bl->dev[0] ? bl->dev : NULL);
 	jw_arr(&fp, "members");
 	for (size_t i = 0; i < bl->nmembers; i++) {
@@ -353,6 +368,15 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	}
 	if (L->kind == LAYOUT_RAMDISK || L->kind == LAYOUT_TMPFS)
 		jw_int(&fp, "size_bytes", L->size);
+	if (bl->ro >= 0) {
+		const struct blkdev *d = &A.devs[bl->ro];
+		jw_obj(&fp, "readonly");
+		jw_str(&fp, "token", L->readonly);
+		jw_str(&fp, "name", d->name);
+		jw_str(&fp, "serial", d->serial);
+		jw_int(&fp, "size_bytes", (long long)d->size);
+		jw_obj_end(&fp);
+	}
 	jw_obj(&fp, "fs");
 	jw_str(&fp, "type", fs);
 	if (mkfs_used.len)

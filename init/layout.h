@@ -18,6 +18,7 @@ struct built_layout {
 	char members[LAYOUT_MAX_MEMBERS][32];	/* disk names under it */
 	int labelled[LAYOUT_MAX_MEMBERS];	/* member carried the scratch label */
 	int brd_loaded, md_created, mounted;
+	int ro;			/* LAYOUT_READONLY: index into A.devs of the disk read, else -1 */
 	double build_s;
 	char *fingerprint;	/* JSON object text */
 	char warnings[4][160];	/* what was dropped (a tool's output past the capture limit) */

@@ -74,6 +74,16 @@ static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 		}
 	}
 	*nclaimed = claim_disks(A.devs, A.ndevs, A.conf.disks, labelled, A.results_dev, claimed, &notes);
+	/* a disk given read-only is never written, whatever else claims it */
+	for (size_t k = 0; k < *nclaimed;) {
+		if (claim_listed(&A.devs[claimed[k]], A.conf.readonly)) {
+			sb_printf(&notes, "%s is named in bootbench.readonly=: read-only, not claimed\n",
+				  A.devs[claimed[k]].name);
+			memmove(&claimed[k], &claimed[k + 1], (*nclaimed - k - 1) * sizeof *claimed);
+			(*nclaimed)--;
+		} else
+			k++;
+	}
 	if (notes.len) {
 		char *save = NULL;
 		for (char *l = strtok_r(notes.s, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
@@ -86,6 +96,7 @@ static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 			c |= claimed[k] == i;
 		info("disk %s: %s", A.devs[i].name,
 		     !strcmp(A.devs[i].name, A.results_dev) ? "results disk (only its results partition is written)" :
+		     claim_listed(&A.devs[i], A.conf.readonly) ? "read-only (bootbench.readonly): opened O_RDONLY, never written" :
 		     c ? (labelled[i] ? "claimed (scratch label)" : "claimed (bootbench.disks)") :
 			 "not claimed: never written");
 	}
@@ -196,6 +207,11 @@ int run_plan(void)
 		if (bl.status[0]) {
 			snprintf(o.status, sizeof o.status, "%s", bl.status);
 			snprintf(o.reason, sizeof o.reason, "layout %.40s: %.200s", r->layout->name, bl.reason);
+		} else if (r->layout->kind == LAYOUT_READONLY && !(wl->needs & WL_READONLY_OK)) {
+			/* only workloads that open the device O_RDONLY and write nothing */
+			snprintf(o.status, sizeof o.status, "skipped");
+			snprintf(o.reason, sizeof o.reason, "workload %.40s may write; layout %.40s is a read-only disk "
+				 "(only workloads that open it O_RDONLY run there)", wl->name, r->layout->name);
 		} else {
 			tjson = tunables_apply(r->section, r->tunables_index, &bl);
 			info("[%zu/%zu] iteration %u, layout %s, tunables %s: %s", i + 1, nruns, r->iteration,

@@ -8,10 +8,51 @@
 #include "claim.h"
 #include "xio.h"
 
-static int matches(const struct blkdev *d, const char *tok)
+int claim_matches(const struct blkdev *d, const char *tok)
 {
 	return (d->serial[0] && !strcmp(d->serial, tok)) || (d->wwid[0] && !strcmp(d->wwid, tok)) ||
 	       (d->path_id[0] && !strcmp(d->path_id, tok));
+}
+
+int claim_listed(const struct blkdev *d, const char *tokens)
+{
+	char *copy = tokens ? xstrdup(tokens) : NULL, *save = NULL;
+	int hit = 0;
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !hit; t = strtok_r(NULL, ",", &save))
+		hit = claim_matches(d, t);
+	free(copy);
+	return hit;
+}
+
+int readonly_disk(const struct blkdev *devs, size_t n, const char *allowed, const char *token, const char *results,
+		  char *why, size_t len)
+{
+	int found = -1, listed = 0;
+	char *copy = allowed ? xstrdup(allowed) : NULL, *save = NULL;
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
+		listed |= !strcmp(t, token);
+	free(copy);
+	if (!listed) {
+		snprintf(why, len, "disk %s is not named in bootbench.readonly= (the kernel command line says which "
+			 "disks may be read)", token);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!claim_matches(&devs[i], token))
+			continue;
+		if (found >= 0) {
+			snprintf(why, len, "%s names two disks (%s and %s)", token, devs[found].name, devs[i].name);
+			return -1;
+		}
+		found = (int)i;
+	}
+	if (found < 0)
+		snprintf(why, len, "no disk has the serial, WWN or by-path id %s", token);
+	else if (results && !strcmp(devs[found].name, results)) {
+		snprintf(why, len, "%s (%s) is the results disk", token, devs[found].name);
+		found = -1;
+	}
+	return found;
 }
 
 size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, const int *labelled,
@@ -23,7 +64,7 @@ size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, cons
 		int found = 0;
 		for (size_t i = 0; i < n; i++) {
 			int dup = 0;
-			if (!matches(&devs[i], tok))
+			if (!claim_matches(&devs[i], tok))
 				continue;
 			found = 1;
 			if (results && !strcmp(devs[i].name, results)) {

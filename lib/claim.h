@@ -25,6 +25,17 @@
 size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, const int *labelled,
 		   const char *results, size_t *out, struct sbuf *notes);
 
+/* Does the disk have this serial, WWN or by-path id? */
+int claim_matches(const struct blkdev *d, const char *token);
+/* Is the disk named in the comma list (bootbench.readonly=)? Such a disk is
+ * never claimed, whatever else names it. */
+int claim_listed(const struct blkdev *d, const char *tokens);
+/* The disk a read-only layout names (token): it must be in the comma list
+ * allowed (bootbench.readonly=), match exactly one disk, and not be the
+ * results disk. Returns its index into devs, or -1 with the reason in why. */
+int readonly_disk(const struct blkdev *devs, size_t n, const char *allowed, const char *token, const char *results,
+		  char *why, size_t len);
+
 /* Does a first sector (512 bytes) carry the scratch label? */
 int scratch_label_ok(const unsigned char *sector, size_t len);
 /* Fill a 512-byte label sector. */

@@ -86,6 +86,7 @@ struct keydef {
 static const struct keydef keys[] = {
 	{ "plan", K_NAME, NULL, OFF(plan), "plan to run, by name" },
 	{ "disks", K_LIST, NULL, OFF(disks), "disks the appliance may write: serials, WWNs or by-path names, comma separated" },
+	{ "readonly", K_LIST, NULL, OFF(readonly), "disks read-only layouts may read, never write: serials, WWNs or by-path names" },
 	{ "results", K_NAME, NULL, OFF(results), "auto (the partition named " RESULTS_PART_NAME "), none, or a device name" },
 	{ "reboot", K_BOOL, NULL, OFF(reboot), "1: reboot at the end instead of powering off" },
 	{ "shell", K_BOOL, NULL, OFF(shell), "1: open a shell on the console before the end" },
@@ -257,6 +258,7 @@ void bbconf_free(struct bbconf *conf)
 {
 	free(conf->plan);
 	free(conf->disks);
+	free(conf->readonly);
 	free(conf->results);
 	free(conf->mode);
 	free(conf->accel);

@@ -31,6 +31,7 @@ void cmdline_free(struct cmdline *c);
 struct bbconf {
 	char *plan;		/* plan name, NULL: none */
 	char *disks;		/* comma list of claimed disk ids, NULL: none */
+	char *readonly;		/* comma list of disks only ever opened O_RDONLY, NULL: none */
 	char *results;		/* "auto", "none" or a device name */
 	int reboot;
 	int shell;

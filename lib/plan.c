@@ -139,8 +139,8 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 
 /* ---- layouts ---- */
 
-enum lkey { LK_MD, LK_DISKS, LK_CHUNK, LK_RESYNC, LK_RAMDISK, LK_TMPFS, LK_FS, LK_MKFS, LK_MOUNT, LK_N };
-enum ltype { LT_ENUM, LT_DISKS, LT_CHUNK, LT_SIZE, LT_TEXT };
+enum lkey { LK_MD, LK_DISKS, LK_CHUNK, LK_RESYNC, LK_RAMDISK, LK_TMPFS, LK_FS, LK_MKFS, LK_MOUNT, LK_READONLY, LK_N };
+enum ltype { LT_ENUM, LT_DISKS, LT_CHUNK, LT_SIZE, LT_TEXT, LT_DISKID };
 
 #define MIN_SIZE (1ULL << 20)
 #define MAX_SIZE (1ULL << 40)
@@ -161,6 +161,7 @@ static const struct lkeydef {
 	[LK_FS] = { "fs", LT_ENUM, "none|ext2|ext3|ext4|xfs" },
 	[LK_MKFS] = { "mkfs", LT_TEXT, NULL },
 	[LK_MOUNT] = { "mount", LT_TEXT, NULL },
+	[LK_READONLY] = { "readonly", LT_DISKID, NULL },
 };
 
 static const char *lkey_list(void)
@@ -177,6 +178,7 @@ static const char *lkey_list(void)
 
 static const char *kind_name[] = {
 	[LAYOUT_DISK] = "disk", [LAYOUT_MD] = "md", [LAYOUT_RAMDISK] = "ramdisk", [LAYOUT_TMPFS] = "tmpfs",
+	[LAYOUT_READONLY] = "readonly",
 };
 
 /* The section a layout, tunable or workload line adds to: the last
@@ -201,6 +203,7 @@ static void layout_free(struct plan_layout *l)
 	free(l->fs);
 	free(l->mkfs);
 	free(l->mount);
+	free(l->readonly);
 	memset(l, 0, sizeof *l);
 }
 
@@ -226,6 +229,12 @@ static int layout_value(struct ctx *c, enum lkey k, const char *v, unsigned long
 		if (parse_size(v, MAX_SIZE, num) < 0 || *num < MIN_SIZE || *num > MAX_SIZE || *num % 4096)
 			return fail(c, "bad value for %s: \"%s\" (expected a size from 1M to 1024G, a multiple of 4K; "
 				    "bytes or K, M, G)", d->name, v);
+		break;
+	case LT_DISKID:
+		/* as bootbench.disks= tokens are: no blanks, commas or quotes */
+		if (strlen(v) > PLAN_MAX_NAME || strpbrk(v, " \t,\"'#"))
+			return fail(c, "bad value for %s: \"%s\" (expected a disk's serial, WWN or by-path name, at most %d "
+				    "characters, no blanks or commas)", d->name, v, PLAN_MAX_NAME);
 		break;
 	case LT_TEXT:
 		if (strlen(v) > PLAN_MAX_VALUE)
@@ -277,7 +286,7 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 
 	/* one kind per layout */
 	for (int k = 0; k < LK_N; k++)
-		if ((k == LK_MD || k == LK_RAMDISK || k == LK_TMPFS) && val[k]) {
+		if ((k == LK_MD || k == LK_RAMDISK || k == LK_TMPFS || k == LK_READONLY) && val[k]) {
 			if (nkinds++)
 				strcat(kinds, " and ");
 			strcat(kinds, lkeys[k].name);
@@ -288,7 +297,13 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 	current(p)->nlayouts++;
 	l = &p->layouts[p->nlayouts];
 	memset(l, 0, sizeof *l);
-	l->kind = val[LK_MD] ? LAYOUT_MD : val[LK_RAMDISK] ? LAYOUT_RAMDISK : val[LK_TMPFS] ? LAYOUT_TMPFS : LAYOUT_DISK;
+	l->kind = val[LK_MD] ? LAYOUT_MD : val[LK_RAMDISK] ? LAYOUT_RAMDISK : val[LK_TMPFS] ? LAYOUT_TMPFS :
+		  val[LK_READONLY] ? LAYOUT_READONLY : LAYOUT_DISK;
+	if (l->kind == LAYOUT_READONLY)
+		for (int k = 0; k < LK_N; k++)
+			if (k != LK_READONLY && val[k])
+				return fail(c, "%s is not allowed in a read-only layout (the disk is read as it is: no "
+					    "filesystem, RAID or other setup)", lkeys[k].name);
 
 	if (val[LK_DISKS] && (l->kind == LAYOUT_RAMDISK || l->kind == LAYOUT_TMPFS))
 		return fail(c, "disks applies to disk and md layouts only (this is a %s layout)", kind_name[l->kind]);
@@ -309,7 +324,7 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 	if (l->kind == LAYOUT_DISK && val[LK_DISKS] && num[LK_DISKS] != 1)
 		return fail(c, "a disk layout uses exactly one disk (disks=%llu; for more, add md=raid0|raid1|raid5)",
 			    num[LK_DISKS]);
-	if (l->kind != LAYOUT_TMPFS && !val[LK_FS])
+	if (l->kind != LAYOUT_TMPFS && l->kind != LAYOUT_READONLY && !val[LK_FS])
 		return fail(c, "a %s layout needs fs=none|ext2|ext3|ext4|xfs", kind_name[l->kind]);
 	if (val[LK_FS] && !strcmp(val[LK_FS], "none") && (val[LK_MKFS] || val[LK_MOUNT]))
 		return fail(c, "%s needs a filesystem (this layout has fs=none)", val[LK_MKFS] ? "mkfs" : "mount");
@@ -324,7 +339,8 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 	}
 	if (l->kind == LAYOUT_RAMDISK || l->kind == LAYOUT_TMPFS)
 		l->size = num[l->kind == LAYOUT_RAMDISK ? LK_RAMDISK : LK_TMPFS];
-	l->fs = xstrdup(l->kind == LAYOUT_TMPFS ? "tmpfs" : val[LK_FS]);
+	l->fs = xstrdup(l->kind == LAYOUT_TMPFS ? "tmpfs" : l->kind == LAYOUT_READONLY ? "none" : val[LK_FS]);
+	l->readonly = val[LK_READONLY] ? xstrdup(val[LK_READONLY]) : NULL;
 	l->mkfs = val[LK_MKFS] ? xstrdup(val[LK_MKFS]) : NULL;
 	l->mount = val[LK_MOUNT] ? xstrdup(val[LK_MOUNT]) : NULL;
 	p->nlayouts++;

@@ -47,7 +47,7 @@ struct kvpair {
 	char *key, *val;
 };
 
-enum layout_kind { LAYOUT_DISK, LAYOUT_MD, LAYOUT_RAMDISK, LAYOUT_TMPFS };
+enum layout_kind { LAYOUT_DISK, LAYOUT_MD, LAYOUT_RAMDISK, LAYOUT_TMPFS, LAYOUT_READONLY };
 
 struct plan_layout {
 	char *name;
@@ -60,6 +60,7 @@ struct plan_layout {
 	char *fs;		/* "none", "ext2", "ext3", "ext4", "xfs"; tmpfs: "tmpfs" */
 	char *mkfs;		/* extra mkfs arguments, NULL: the pinned defaults */
 	char *mount;		/* mount options, NULL: none */
+	char *readonly;		/* LAYOUT_READONLY: the disk (serial, WWN or by-path), never written */
 	int line;
 };
 

@@ -209,6 +209,6 @@ const struct workload wl_hdparm = {
 	.name = "hdparm",
 	.summary = "hdparm -T -t: cached and buffered sequential reads of the device, MiB/s (read-only)",
 	.params = hdparm_params,
-	.needs = WL_NEEDS_DEV,
+	.needs = WL_NEEDS_DEV | WL_READONLY_OK,
 	.run = hdparm_run,
 };

@@ -62,6 +62,6 @@ const struct workload wl_null = {
 	.name = "null",
 	.summary = "does nothing; records the harness overhead (for testing the chain)",
 	.params = null_params,
-	.needs = 0,
+	.needs = WL_READONLY_OK,
 	.run = null_run,
 };

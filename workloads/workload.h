@@ -20,7 +20,10 @@
 #define WL_WARNING_LEN 160
 #define WL_REPORT_MAX (8u << 20)	/* bytes of a child's report the watchdog keeps */
 
-enum { WL_NEEDS_DIR = 1, WL_NEEDS_DEV = 2 };
+/* needs: what the layout must give. WL_READONLY_OK: the workload opens the
+ * device O_RDONLY and writes nothing to it, so it may run on a read-only
+ * layout (a disk that is not claimed); no other workload does. */
+enum { WL_NEEDS_DIR = 1, WL_NEEDS_DEV = 2, WL_READONLY_OK = 4 };
 
 struct wparam {
 	const char *name;

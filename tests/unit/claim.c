@@ -42,7 +42,7 @@ int main(void)
 	d[3] = mk("sda", "S1", "naa.5000c500a1b2c3d4", "pci-0000:00:17.0-ata-1");
 	d[4] = mk("sdb", "USERDATA", "naa.5000c500ffffffff", "pci-0000:00:17.0-ata-2");
 
-	tap_plan(12);
+	tap_plan(19);
 	is_str(run(d, 5, NULL, NULL, "vda", &notes), "", "nothing named, nothing labelled: nothing claimed");
 	is_str(run(d, 5, "bbscratch1,bbscratch0", NULL, "vda", &notes), "vdc vdb", "claimed by serial, in token order");
 	is_str(run(d, 5, "naa.5000c500a1b2c3d4", NULL, "vda", &notes), "sda", "claimed by WWN");
@@ -59,6 +59,24 @@ int main(void)
 	ok(scratch_label_ok(sec, sizeof sec), "a made label is recognised");
 	sec[3] ^= 1;
 	ok(!scratch_label_ok(sec, sizeof sec), "a damaged label is not");
+	{
+		/* read-only disks: named on the command line, matched by id */
+		char why[256] = "";
+		is_int(readonly_disk(d, 5, "USERDATA,S1", "USERDATA", "vda", why, sizeof why), 4,
+		       "read-only: the disk with that serial");
+		is_int(readonly_disk(d, 5, "x,naa.5000c500ffffffff", "naa.5000c500ffffffff", "vda", why, sizeof why), 4,
+		       "read-only: by WWN");
+		is_int(readonly_disk(d, 5, "S1", "USERDATA", "vda", why, sizeof why), -1,
+		       "read-only: a disk the command line did not give is refused");
+		is_str(why, "disk USERDATA is not named in bootbench.readonly= (the kernel command line says which "
+		       "disks may be read)", "... saying so");
+		is_int(readonly_disk(d, 5, "sdb", "sdb", "vda", why, sizeof why), -1,
+		       "read-only: kernel names are not ids");
+		is_int(readonly_disk(d, 5, "bootbench-results", "bootbench-results", "vda", why, sizeof why), -1,
+		       "read-only: never the results disk");
+		ok(claim_listed(&d[4], "S1,USERDATA") && !claim_listed(&d[3], "USERDATA"),
+		   "claim_listed: a disk in the read-only list, and one not");
+	}
 	sb_free(&notes);
 	return tap_done();
 }

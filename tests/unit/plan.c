@@ -35,6 +35,17 @@ static const struct {
 	{ L "workload null\x01\n", "quick.plan:2: control character 0x01 in the plan" },
 	{ L W "layouts x fs=ext3\n",
 	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, section, layout, tunable, workload)" },
+	/* read-only layouts: the disk as it is */
+	{ "layout u readonly=SER1 fs=ext2\n" W,
+	  "quick.plan:1: fs is not allowed in a read-only layout (the disk is read as it is: no filesystem, RAID or "
+	  "other setup)" },
+	{ "layout u readonly=SER1 disks=1\n" W,
+	  "quick.plan:1: disks is not allowed in a read-only layout (the disk is read as it is: no filesystem, RAID or "
+	  "other setup)" },
+	{ "layout u readonly=SER1 md=raid1 disks=2 fs=ext2\n" W, "quick.plan:1: md and readonly exclude each other "
+	  "(one kind of layout per line)" },
+	{ "layout u readonly=a,b\n" W, "quick.plan:1: bad value for readonly: \"a,b\" (expected a disk's serial, WWN "
+	  "or by-path name, at most 64 characters, no blanks or commas)" },
 	/* sections */
 	{ L W "section s\n" L W, "quick.plan:3: section after a layout, tunable or workload outside any section "
 	  "(line 1): in a plan with sections every one belongs to a section" },
@@ -77,7 +88,7 @@ static const struct {
 	{ L W "layout l fs=xfs\n", "quick.plan:3: layout \"l\" already defined on line 1" },
 	{ "plan quick\niterations 1\n\n# layouts\n" L "layout r0 md=raid0 disks=2 fs=ext2\n"
 	  "layout r5 md=raid5 disks=3 chunks=64K fs=ext2\n" W,
-	  "quick.plan:7: unknown layout key \"chunks\" (valid: md, disks, chunk, resync, ramdisk, tmpfs, fs, mkfs, mount)" },
+	  "quick.plan:7: unknown layout key \"chunks\" (valid: md, disks, chunk, resync, ramdisk, tmpfs, fs, mkfs, mount, readonly)" },
 	{ "layout a fs=ext3 noatime\n" W, "quick.plan:1: expected key=value, got \"noatime\" (layout NAME key=value...)" },
 	{ "layout a fs=ext3 fs=xfs\n" W, "quick.plan:1: layout key fs given twice" },
 	{ "layout a fs=ext3 mount=\n" W, "quick.plan:1: layout key mount needs a value (mount=...)" },
@@ -420,6 +431,21 @@ static void sections(void)
 	plan_free(&p);
 }
 
+static void readonly_layout(void)
+{
+	static const char text[] = "layout user readonly=S1\nworkload null\n";
+	struct plan p;
+	char err[512];
+	if (plan_parse("ro.plan", text, sizeof text - 1, check, &p, err, sizeof err) < 0) {
+		printf("# %s\n", err);
+		ok(0, "read-only layout parses");
+		return;
+	}
+	ok(p.layouts[0].kind == LAYOUT_READONLY && !strcmp(p.layouts[0].readonly, "S1") && !strcmp(p.layouts[0].fs, "none")
+	   && p.layouts[0].ndisks == 0, "read-only layout: kind, disk id, no filesystem, no claimed disks");
+	plan_free(&p);
+}
+
 static void limits(void)
 {
 	struct sbuf sb = {0};
@@ -473,7 +499,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 7 + 4);
+	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 7 + 1 + 4);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
@@ -486,6 +512,7 @@ int main(void)
 	}
 	expand_order();
 	sections();
+	readonly_layout();
 	limits();
 	return tap_done();
 }
