@@ -2,6 +2,7 @@
  * json.c - JSON writer and bounded recursive-descent parser.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,26 @@
 #include "xio.h"
 
 /* ---------------- writer ---------------- */
+
+/* Length of the well-formed UTF-8 sequence at p (p < end, *p >= 0x80), 0 if
+ * it is not one (RFC 3629: no overlongs, no surrogates, at most U+10FFFF). */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	size_t n = end - p;
+	unsigned char c = p[0];
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+		return n >= 3 && p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+		return n >= 4 && p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 && (p[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
 
 /* Integers print as integers; other values with the fewest digits that read
  * back exactly (%.15g, else %.17g), so a dump re-parses to the same number.
@@ -39,7 +60,7 @@ void jw_init(struct jw *w)
 
 void json_quote(struct sbuf *sb, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 	sb_putc(sb, '"');
 	for (; *p; p++) {
 		switch (*p) {
@@ -51,8 +72,18 @@ void json_quote(struct sbuf *sb, const char *s)
 		default:
 			if (*p < 0x20 || *p == 0x7f)
 				sb_printf(sb, "\\u%04x", *p);
-			else
+			else if (*p < 0x80)
 				sb_putc(sb, *p);
+			else {
+				/* what JSON text must be: a byte that does not start
+				 * well-formed UTF-8 becomes U+FFFD */
+				size_t n = utf8_len(p, end);
+				if (n) {
+					sb_add(sb, (const char *)p, n);
+					p += n - 1;
+				} else
+					sb_puts(sb, "\\ufffd");
+			}
 		}
 	}
 	sb_putc(sb, '"');
@@ -134,13 +165,43 @@ void jw_raw(struct jw *w, const char *key, const char *json)
 	sb_puts(&w->sb, json);
 }
 
-/* ---------------- parser ---------------- */
+/* ---------------- parser ----------------
+ *
+ * Memory is linear in the input with a small constant: every node, string
+ * and item array comes from one arena per document (no per-allocation
+ * overhead), strings get exactly their decoded length, and a container's
+ * items gather on one shared stack and are copied once, exact-sized, when
+ * it closes. Worst case, "[0,0,0,...]": 40 bytes of tree per 2 bytes of
+ * input; json_free() releases the whole arena at once, so it takes only
+ * what json_parse() returned. Strings must be valid UTF-8 (no overlong
+ * forms, no surrogates, none past U+10FFFF, no lone \u surrogate) and an
+ * object's keys unique: a record whose meaning depends on which duplicate
+ * a reader believes is refused instead.
+ */
+
+#define ARENA_CHUNK (64u << 10)
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+struct jroot {
+	struct chunk *chunks;	/* every chunk of the document, this one among them */
+	struct jv v;
+};
 
 struct jp {
 	const char *p, *end, *start;
 	char *err;
 	size_t errlen;
 	int failed;
+	struct chunk *chunks;
+	/* the items (and keys) of the containers being parsed, innermost last */
+	struct jv **stack;
+	char **kstack;
+	size_t depth_items, stack_cap;
 };
 
 static void fail(struct jp *jp, const char *what)
@@ -150,15 +211,42 @@ static void fail(struct jp *jp, const char *what)
 	jp->failed = 1;
 }
 
+static void *arena_alloc(struct jp *jp, size_t size, size_t align)
+{
+	struct chunk *c = jp->chunks;
+	size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
+	if (!c || at + size > c->cap) {
+		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		c = xmalloc(sizeof *c + cap);
+		c->cap = cap;
+		c->used = 0;
+		c->next = jp->chunks;
+		jp->chunks = c;
+		at = 0;
+	}
+	c->used = at + size;
+	return (char *)c->data + at;
+}
+
+static void arena_free(struct chunk *c)
+{
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
 static void ws(struct jp *jp)
 {
 	while (jp->p < jp->end && (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r'))
 		jp->p++;
 }
 
-static struct jv *newv(enum jtype t)
+static struct jv *newv(struct jp *jp, enum jtype t)
 {
-	struct jv *v = xcalloc(1, sizeof *v);
+	struct jv *v = arena_alloc(jp, sizeof *v, _Alignof(struct jv));
+	memset(v, 0, sizeof *v);
 	v->t = t;
 	return v;
 }
@@ -178,87 +266,143 @@ static int hex4(const char *p, unsigned *out)
 	return 0;
 }
 
-static void put_utf8(struct sbuf *sb, unsigned cp)
+static char *put_utf8(char *o, unsigned cp)
 {
-	char b[4];
-	if (cp < 0x80) { b[0] = cp; sb_add(sb, b, 1); }
-	else if (cp < 0x800) { b[0] = 0xc0 | cp >> 6; b[1] = 0x80 | (cp & 0x3f); sb_add(sb, b, 2); }
-	else if (cp < 0x10000) { b[0] = 0xe0 | cp >> 12; b[1] = 0x80 | ((cp >> 6) & 0x3f); b[2] = 0x80 | (cp & 0x3f); sb_add(sb, b, 3); }
-	else { b[0] = 0xf0 | cp >> 18; b[1] = 0x80 | ((cp >> 12) & 0x3f); b[2] = 0x80 | ((cp >> 6) & 0x3f); b[3] = 0x80 | (cp & 0x3f); sb_add(sb, b, 4); }
+	if (cp < 0x80) *o++ = cp;
+	else if (cp < 0x800) { *o++ = 0xc0 | cp >> 6; *o++ = 0x80 | (cp & 0x3f); }
+	else if (cp < 0x10000) { *o++ = 0xe0 | cp >> 12; *o++ = 0x80 | ((cp >> 6) & 0x3f); *o++ = 0x80 | (cp & 0x3f); }
+	else { *o++ = 0xf0 | cp >> 18; *o++ = 0x80 | ((cp >> 12) & 0x3f); *o++ = 0x80 | ((cp >> 6) & 0x3f); *o++ = 0x80 | (cp & 0x3f); }
+	return o;
 }
 
 static char *parse_string(struct jp *jp)
 {
-	struct sbuf sb = {0};
-	jp->p++;	/* opening quote */
-	while (jp->p < jp->end && *jp->p != '"') {
+	const char *q = ++jp->p;	/* after the opening quote */
+	char *out, *o;
+	/* the decoded string is never longer than its source text */
+	while (q < jp->end && *q != '"')
+		q += *q == '\\' && q + 1 < jp->end ? 2 : 1;
+	if (q >= jp->end) {
+		jp->p = jp->end;
+		fail(jp, "unterminated string");
+		return NULL;
+	}
+	o = out = arena_alloc(jp, (size_t)(q - jp->p) + 1, 1);
+	while (*jp->p != '"') {
 		unsigned char c = *jp->p;
 		if (c < 0x20) {
 			fail(jp, "control character in string");
-			goto bad;
+			return NULL;
+		}
+		if (c >= 0x80) {
+			size_t n = utf8_len((const unsigned char *)jp->p, (const unsigned char *)jp->end);
+			if (!n) {
+				fail(jp, "invalid UTF-8 in string");
+				return NULL;
+			}
+			memcpy(o, jp->p, n);
+			o += n;
+			jp->p += n;
+			continue;
 		}
 		if (c != '\\') {
-			sb_putc(&sb, c);
+			*o++ = c;
 			jp->p++;
 			continue;
 		}
-		if (jp->end - jp->p < 2) {
-			fail(jp, "truncated escape");
-			goto bad;
-		}
 		jp->p++;
 		switch (*jp->p) {
-		case '"': sb_putc(&sb, '"'); break;
-		case '\\': sb_putc(&sb, '\\'); break;
-		case '/': sb_putc(&sb, '/'); break;
-		case 'b': sb_putc(&sb, '\b'); break;
-		case 'f': sb_putc(&sb, '\f'); break;
-		case 'n': sb_putc(&sb, '\n'); break;
-		case 'r': sb_putc(&sb, '\r'); break;
-		case 't': sb_putc(&sb, '\t'); break;
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '/': *o++ = '/'; break;
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
 		case 'u': {
 			unsigned cp, lo;
 			if (jp->end - jp->p < 5 || hex4(jp->p + 1, &cp)) {
 				fail(jp, "bad \\u escape");
-				goto bad;
+				return NULL;
 			}
 			jp->p += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && jp->end - jp->p >= 7 &&
-			    jp->p[1] == '\\' && jp->p[2] == 'u' && !hex4(jp->p + 3, &lo) &&
-			    lo >= 0xdc00 && lo < 0xe000) {
+			if (cp >= 0xd800 && cp < 0xdc00) {
+				if (jp->end - jp->p < 7 || jp->p[1] != '\\' || jp->p[2] != 'u' || hex4(jp->p + 3, &lo) ||
+				    lo < 0xdc00 || lo >= 0xe000) {
+					fail(jp, "lone surrogate in \\u escape");
+					return NULL;
+				}
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				jp->p += 6;
+			} else if (cp >= 0xdc00 && cp < 0xe000) {
+				fail(jp, "lone surrogate in \\u escape");
+				return NULL;
 			}
 			if (cp == 0) {
 				fail(jp, "NUL in string");
-				goto bad;
+				return NULL;
 			}
-			put_utf8(&sb, cp);
+			o = put_utf8(o, cp);
 			break;
 		}
 		default:
 			fail(jp, "bad escape");
-			goto bad;
+			return NULL;
 		}
 		jp->p++;
 	}
-	if (jp->p >= jp->end) {
-		fail(jp, "unterminated string");
-		goto bad;
-	}
+	*o = 0;
 	jp->p++;
-	return sb_steal(&sb);
-bad:
-	sb_free(&sb);
-	return NULL;
+	return out;
+}
+
+static int keycmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Unique keys: pairwise for small objects, sorted otherwise (a hostile
+ * object with 10^6 keys must not cost 10^12 compares). */
+static const char *duplicate_key(char **keys, size_t n)
+{
+	const char *dup = NULL;
+	char **sorted;
+	if (n <= 16) {
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++)
+				if (!strcmp(keys[i], keys[j]))
+					return keys[i];
+		return NULL;
+	}
+	sorted = xmalloc(n * sizeof *sorted);
+	memcpy(sorted, keys, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, keycmp);
+	for (size_t i = 1; i < n && !dup; i++)
+		if (!strcmp(sorted[i - 1], sorted[i]))
+			dup = sorted[i];
+	free(sorted);
+	return dup;
+}
+
+static void push(struct jp *jp, struct jv *item, char *key)
+{
+	if (jp->depth_items == jp->stack_cap) {
+		jp->stack_cap = jp->stack_cap ? jp->stack_cap * 2 : 64;
+		jp->stack = xrealloc(jp->stack, jp->stack_cap * sizeof *jp->stack);
+		jp->kstack = xrealloc(jp->kstack, jp->stack_cap * sizeof *jp->kstack);
+	}
+	jp->stack[jp->depth_items] = item;
+	jp->kstack[jp->depth_items] = key;
+	jp->depth_items++;
 }
 
 static struct jv *parse_value(struct jp *jp, int depth);
 
 static struct jv *parse_container(struct jp *jp, int depth, int obj)
 {
-	struct jv *v = newv(obj ? J_OBJ : J_ARR);
-	size_t cap = 0;
+	struct jv *v = newv(jp, obj ? J_OBJ : J_ARR);
+	size_t base = jp->depth_items;
 	char close = obj ? '}' : ']';
 
 	jp->p++;
@@ -281,40 +425,43 @@ static struct jv *parse_container(struct jp *jp, int depth, int obj)
 				break;
 			ws(jp);
 			if (jp->p >= jp->end || *jp->p != ':') {
-				free(key);
 				fail(jp, "expected ':'");
 				break;
 			}
 			jp->p++;
 		}
 		item = parse_value(jp, depth + 1);
-		if (!item) {
-			free(key);
+		if (!item)
 			break;
-		}
-		if (v->n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v->items = xrealloc(v->items, cap * sizeof *v->items);
-			if (obj)
-				v->keys = xrealloc(v->keys, cap * sizeof *v->keys);
-		}
-		v->items[v->n] = item;
-		if (obj)
-			v->keys[v->n] = key;
-		v->n++;
+		push(jp, item, key);
 		ws(jp);
 		if (jp->p < jp->end && *jp->p == ',') {
 			jp->p++;
 			continue;
 		}
 		if (jp->p < jp->end && *jp->p == close) {
+			const char *dup;
 			jp->p++;
+			v->n = jp->depth_items - base;
+			v->items = arena_alloc(jp, v->n * sizeof *v->items, _Alignof(struct jv *));
+			memcpy(v->items, jp->stack + base, v->n * sizeof *v->items);
+			if (obj) {
+				v->keys = arena_alloc(jp, v->n * sizeof *v->keys, _Alignof(char *));
+				memcpy(v->keys, jp->kstack + base, v->n * sizeof *v->keys);
+				if ((dup = duplicate_key(v->keys, v->n))) {
+					char what[96];
+					snprintf(what, sizeof what, "duplicate key \"%.40s\"", dup);
+					fail(jp, what);
+					break;
+				}
+			}
+			jp->depth_items = base;
 			return v;
 		}
 		fail(jp, obj ? "expected ',' or '}'" : "expected ',' or ']'");
 		break;
 	}
-	json_free(v);
+	jp->depth_items = base;
 	return NULL;
 }
 
@@ -337,14 +484,14 @@ static struct jv *parse_value(struct jp *jp, int depth)
 		char *s = parse_string(jp);
 		if (!s)
 			return NULL;
-		v = newv(J_STR);
+		v = newv(jp, J_STR);
 		v->str = s;
 		return v;
 	}
 	case 't':
 		if (jp->end - jp->p >= 4 && !memcmp(jp->p, "true", 4)) {
 			jp->p += 4;
-			v = newv(J_BOOL);
+			v = newv(jp, J_BOOL);
 			v->b = 1;
 			return v;
 		}
@@ -352,19 +499,20 @@ static struct jv *parse_value(struct jp *jp, int depth)
 	case 'f':
 		if (jp->end - jp->p >= 5 && !memcmp(jp->p, "false", 5)) {
 			jp->p += 5;
-			return newv(J_BOOL);
+			return newv(jp, J_BOOL);
 		}
 		break;
 	case 'n':
 		if (jp->end - jp->p >= 4 && !memcmp(jp->p, "null", 4)) {
 			jp->p += 4;
-			return newv(J_NULL);
+			return newv(jp, J_NULL);
 		}
 		break;
 	default: {
 		/* strict JSON number grammar, then strtod on a bounded copy */
 		const char *s = jp->p;
 		char tmp[64];
+		double num;
 		if (s < jp->end && *s == '-') s++;
 		if (s >= jp->end || !(*s >= '0' && *s <= '9'))
 			break;
@@ -387,13 +535,13 @@ static struct jv *parse_value(struct jp *jp, int depth)
 		}
 		memcpy(tmp, jp->p, s - jp->p);
 		tmp[s - jp->p] = 0;
-		v = newv(J_NUM);
-		v->num = strtod(tmp, NULL);
-		if (!isfinite(v->num)) {
-			free(v);
+		num = strtod(tmp, NULL);
+		if (!isfinite(num)) {
 			fail(jp, "number out of range");
 			return NULL;
 		}
+		v = newv(jp, J_NUM);
+		v->num = num;
 		jp->p = s;
 		return v;
 	}
@@ -404,32 +552,31 @@ static struct jv *parse_value(struct jp *jp, int depth)
 
 struct jv *json_parse(const char *buf, size_t len, char *err, size_t errlen)
 {
-	struct jp jp = { buf, buf + len, buf, err, errlen, 0 };
+	struct jp jp = { buf, buf + len, buf, err, errlen, 0, NULL, NULL, NULL, 0, 0 };
+	struct jroot *root = arena_alloc(&jp, sizeof *root, _Alignof(struct jroot));
 	struct jv *v = parse_value(&jp, 0);
-	if (!v)
-		return NULL;
-	ws(&jp);
-	if (jp.p != jp.end) {
-		fail(&jp, "trailing data");
-		json_free(v);
+	free(jp.stack);
+	free(jp.kstack);
+	if (v) {
+		ws(&jp);
+		if (jp.p != jp.end) {
+			fail(&jp, "trailing data");
+			v = NULL;
+		}
+	}
+	if (!v) {
+		arena_free(jp.chunks);
 		return NULL;
 	}
-	return v;
+	root->v = *v;	/* the root node lives beside the chunk list */
+	root->chunks = jp.chunks;
+	return &root->v;
 }
 
 void json_free(struct jv *v)
 {
-	if (!v)
-		return;
-	for (size_t i = 0; i < v->n; i++) {
-		json_free(v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	free(v->str);
-	free(v);
+	if (v)
+		arena_free(((struct jroot *)((char *)v - offsetof(struct jroot, v)))->chunks);
 }
 
 const struct jv *json_get(const struct jv *obj, const char *key)

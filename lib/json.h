@@ -38,20 +38,26 @@ void json_quote(struct sbuf *sb, const char *s);
 /* ---- parser ---- */
 enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 
+/* Read the member that t says; the others share its storage. */
 struct jv {
 	enum jtype t;
-	int b;
-	double num;
-	char *str;		/* J_STR */
-	size_t n;		/* J_ARR / J_OBJ element count */
+	int b;			/* J_BOOL */
+	size_t n;		/* J_ARR / J_OBJ element count, else 0 */
+	union {
+		double num;		/* J_NUM */
+		char *str;		/* J_STR */
+		struct jv **items;	/* J_ARR / J_OBJ */
+	};
 	char **keys;		/* J_OBJ */
-	struct jv **items;	/* J_ARR / J_OBJ */
 };
 
 #define JSON_MAX_DEPTH 48
 
-/* NULL on error, with a message (and byte offset) in err. */
+/* NULL on error, with a message (and byte offset) in err. Strings are valid
+ * UTF-8 and object keys unique, or the text is refused. The tree takes at
+ * most 24 bytes per byte of input (one arena, exact-sized arrays). */
 struct jv *json_parse(const char *buf, size_t len, char *err, size_t errlen);
+/* Frees a whole tree: only what json_parse returned, never a subtree. */
 void json_free(struct jv *v);
 const struct jv *json_get(const struct jv *obj, const char *key);
 /* Convenience getters: NULL / def when absent or of another type. */

@@ -26,7 +26,56 @@ static const struct {
 	{ "{\"a\":tru}", 0, "unexpected character at byte 5" },
 	{ "\"\\u0000\"", 0, "NUL in string at byte 6" },
 	{ "", 0, "unexpected end at byte 0" },
+	/* strings are valid UTF-8, keys unique */
+	{ "[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"]", 1, "[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"]" },
+	{ "[\"a\xc3\"]", 0, "invalid UTF-8 in string at byte 3" },
+	{ "[\"\xc0\xaf\"]", 0, "invalid UTF-8 in string at byte 2" },
+	{ "[\"\xed\xa0\x80\"]", 0, "invalid UTF-8 in string at byte 2" },
+	{ "[\"\xf4\x90\x80\x80\"]", 0, "invalid UTF-8 in string at byte 2" },
+	{ "[\"\xff\"]", 0, "invalid UTF-8 in string at byte 2" },
+	{ "[\"\\ud800\"]", 0, "lone surrogate in \\u escape at byte 7" },
+	{ "[\"\\udc00x\"]", 0, "lone surrogate in \\u escape at byte 7" },
+	{ "{\"a\":1,\"b\":2,\"a\":3}", 0, "duplicate key \"a\" at byte 19" },
+	{ "{\"x\":{\"k\":1,\"k\":1}}", 0, "duplicate key \"k\" at byte 18" },
 };
+
+#include <malloc.h>
+
+/* Bytes the allocator has handed out (heap and mmap'd blocks). */
+static size_t in_use(void)
+{
+	struct mallinfo2 m = mallinfo2();
+	return m.uordblks + m.hblkhd;
+}
+
+/* The tree of a hostile record stays within 24 bytes per input byte (the
+ * worst, "[0,0,...]", is 20: a 32-byte node and an 8-byte item pointer per
+ * 2 bytes); it took over 90 (a string cost at least 256 bytes) before the
+ * arena. */
+static void memory_bound(void)
+{
+	static const char *const unit[] = { "0,", "\"\",", "{\"\":0},", "[[]]," };
+	static const char *const what[] = { "numbers", "empty strings", "one-key objects", "nested arrays" };
+	size_t len = 8u << 20;
+	for (size_t u = 0; u < sizeof unit / sizeof *unit; u++) {
+		struct sbuf sb = {0};
+		size_t before, used;
+		char err[128];
+		struct jv *v;
+		sb_putc(&sb, '[');
+		while (sb.len < len)
+			sb_puts(&sb, unit[u]);
+		sb_puts(&sb, "0]");
+		before = in_use();
+		v = json_parse(sb.s, sb.len, err, sizeof err);
+		used = in_use() - before;
+		ok(v && used <= 24 * sb.len, "a %zu MiB array of %s takes %.1f bytes per input byte (at most 24)",
+		   sb.len >> 20, what[u], (double)used / sb.len);
+		json_free(v);
+		sb_free(&sb);
+	}
+}
+
 
 int main(void)
 {
@@ -35,7 +84,7 @@ int main(void)
 	struct jw w;
 	struct jv *v;
 
-	tap_plan(n + 4);
+	tap_plan(n + 4 + 4 + 1);
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf sb = {0};
 		err[0] = 0;
@@ -78,5 +127,10 @@ int main(void)
 	is_str(json_get_str(v, "s"), "tab\there \"q\" \x01", "string value unescaped");
 	json_free(v);
 	sb_free(&w.sb);
+	jw_init(&w);
+	jw_str(&w, NULL, "a\xff\xc3(\xc3\xa9");
+	is_str(w.sb.s, "\"a\\ufffd\\ufffd(\xc3\xa9\"", "writer: bytes that are not UTF-8 become U+FFFD, the rest is kept");
+	sb_free(&w.sb);
+	memory_bound();
 	return tap_done();
 }
