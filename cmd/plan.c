@@ -69,7 +69,7 @@ static int check(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
-		if (!p.sections[0].name)
+		if (!plan_has_sections(&p))
 			printf("%s: ok (%llu runs: %zu layouts x %u tunable sets x %zu workloads x %u iterations)\n",
 			       argv[i], plan_run_count(&p), p.nlayouts, plan_tunable_combos(&p.sections[0]),
 			       p.nworkloads, p.iterations);
@@ -102,6 +102,7 @@ static int show(int argc, char **argv)
 {
 	struct plan p;
 	struct plan_run *runs;
+	char tun[512];
 	size_t n;
 	if (argc != 1)
 		die(EXIT_BADINPUT, "plan show takes one FILE (see bootbench plan --help)");
@@ -114,11 +115,8 @@ static int show(int argc, char **argv)
 		printf("%u ", r->iteration);
 		if (s->name)
 			printf("%s ", s->name);
-		printf("%s ", r->layout->name);
-		if (!s->ntunables)
-			putchar('-');
-		for (size_t t = 0; t < s->ntunables; t++)
-			printf("%s%s=%s", t ? "," : "", s->tunables[t].name, plan_tunable_value(s, r->tunables_index, t));
+		plan_tunables_text(s, r->tunables_index, tun, sizeof tun);
+		printf("%s %s", r->layout->name, tun);
 		printf(" %s", r->workload->name);
 		for (size_t k = 0; k < r->workload->nparams; k++) {
 			printf(" %s=", r->workload->params[k].key);

@@ -232,9 +232,9 @@ static int layout_value(struct ctx *c, enum lkey k, const char *v, unsigned long
 		break;
 	case LT_DISKID:
 		/* as bootbench.disks= tokens are: no blanks, commas or quotes */
-		if (strlen(v) > PLAN_MAX_NAME || strpbrk(v, " \t,\"'#"))
+		if (strlen(v) > PLAN_MAX_VALUE || strpbrk(v, " \t,\"'#"))
 			return fail(c, "bad value for %s: \"%s\" (expected a disk's serial, WWN or by-path name, at most %d "
-				    "characters, no blanks or commas)", d->name, v, PLAN_MAX_NAME);
+				    "characters, no blanks or commas)", d->name, v, PLAN_MAX_VALUE);
 		break;
 	case LT_TEXT:
 		if (strlen(v) > PLAN_MAX_VALUE)
@@ -294,7 +294,6 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 	if (nkinds > 1)
 		return fail(c, "%s exclude each other (one kind of layout per line)", kinds);
 
-	current(p)->nlayouts++;
 	l = &p->layouts[p->nlayouts];
 	memset(l, 0, sizeof *l);
 	l->kind = val[LK_MD] ? LAYOUT_MD : val[LK_RAMDISK] ? LAYOUT_RAMDISK : val[LK_TMPFS] ? LAYOUT_TMPFS :
@@ -343,6 +342,7 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 	l->readonly = val[LK_READONLY] ? xstrdup(val[LK_READONLY]) : NULL;
 	l->mkfs = val[LK_MKFS] ? xstrdup(val[LK_MKFS]) : NULL;
 	l->mount = val[LK_MOUNT] ? xstrdup(val[LK_MOUNT]) : NULL;
+	current(p)->nlayouts++;	/* first: it may start the section at this layout */
 	p->nlayouts++;
 	return 0;
 }
@@ -481,8 +481,8 @@ static int parse_workload(struct ctx *c, const struct words *ws, struct plan *p,
 		workload_free(w);
 		return fail(c, "%s", cerr[0] ? cerr : "workload rejected");
 	}
+	current(p)->nworkloads++;	/* first: it may start the section at this workload */
 	p->nworkloads++;
-	current(p)->nworkloads++;
 	return 0;
 }
 
@@ -497,11 +497,19 @@ static int parse_section(struct ctx *c, const struct words *ws, struct plan *p)
 	name = ws->w[1].s;
 	if (!valid_name(name, 1))
 		return fail(c, "bad section name \"%s\" (expected " NAME_HELP ")", name);
+	if (ws->n == 3 && ws->w[2].eq >= 0)
+		return fail(c, "section title \"%s\" looks like key=value: quote the title", ws->w[2].s);
 	if (ws->n == 3 && strlen(ws->w[2].s) > PLAN_MAX_VALUE)
 		return fail(c, "section title is longer than %d characters", PLAN_MAX_VALUE);
-	if (p->nsections && !p->sections[0].name) {
+	if (p->nsections && !plan_has_sections(p)) {
 		const struct plan_section *u = &p->sections[0];
-		int first = u->nlayouts ? u->layouts[0].line : u->ntunables ? u->tunables[0].line : u->workloads[0].line;
+		int first = c->line;	/* the earliest of them */
+		if (u->nlayouts && u->layouts[0].line < first)
+			first = u->layouts[0].line;
+		if (u->ntunables && u->tunables[0].line < first)
+			first = u->tunables[0].line;
+		if (u->nworkloads && u->workloads[0].line < first)
+			first = u->workloads[0].line;
 		return fail(c, "section after a layout, tunable or workload outside any section (line %d): in a plan "
 			    "with sections every one belongs to a section", first);
 	}
@@ -622,7 +630,7 @@ int plan_parse(const char *file, const char *text, size_t len, plan_workload_che
 		i++;	/* the newline */
 	}
 	c.line = 0;
-	if (!p->nsections || !p->sections[0].name) {
+	if (!plan_has_sections(p)) {
 		if (!p->nlayouts) {
 			fail(&c, "plan has no layout");
 			goto bad;
@@ -694,6 +702,20 @@ const char *plan_tunable_value(const struct plan_section *s, unsigned c, size_t 
 	for (size_t u = t + 1; u < s->ntunables; u++)
 		div *= (unsigned)s->tunables[u].nvalues;
 	return s->tunables[t].values[(c / div) % s->tunables[t].nvalues];
+}
+
+void plan_tunables_text(const struct plan_section *s, unsigned c, char *out, size_t len)
+{
+	size_t o = 0;
+	snprintf(out, len, "-");
+	for (size_t t = 0; t < s->ntunables && o < len; t++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s=%s", t ? "," : "", s->tunables[t].name,
+				      plan_tunable_value(s, c, t));
+}
+
+int plan_has_sections(const struct plan *p)
+{
+	return p->nsections && p->sections[0].name;
 }
 
 /* At most 32 layouts x 8^4 tunable sets (4 tunable names, unique in a

@@ -138,6 +138,11 @@ struct plan_run {
 unsigned plan_tunable_combos(const struct plan_section *s);
 /* The value of the section's tunable t in combination c. */
 const char *plan_tunable_value(const struct plan_section *s, unsigned c, size_t t);
+/* "name=value,..." of combination c (the plan show / console form), or "-"
+ * when the section sets no tunable; truncated to len. */
+void plan_tunables_text(const struct plan_section *s, unsigned c, char *out, size_t len);
+/* Whether the plan was written in sections (else it has one, unnamed). */
+int plan_has_sections(const struct plan *p);
 /* Runs the plan expands to: iterations x the sum over sections of layouts x
  * tunable sets x workloads. */
 unsigned long long plan_run_count(const struct plan *p);

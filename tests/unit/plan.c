@@ -45,7 +45,7 @@ static const struct {
 	{ "layout u readonly=SER1 md=raid1 disks=2 fs=ext2\n" W, "quick.plan:1: md and readonly exclude each other "
 	  "(one kind of layout per line)" },
 	{ "layout u readonly=a,b\n" W, "quick.plan:1: bad value for readonly: \"a,b\" (expected a disk's serial, WWN "
-	  "or by-path name, at most 64 characters, no blanks or commas)" },
+	  "or by-path name, at most 255 characters, no blanks or commas)" },
 	/* sections */
 	{ L W "section s\n" L W, "quick.plan:3: section after a layout, tunable or workload outside any section "
 	  "(line 1): in a plan with sections every one belongs to a section" },
@@ -55,6 +55,9 @@ static const struct {
 	{ "section a\n" L W "section b\n" L W, "quick.plan:5: layout \"l\" already defined on line 2" },
 	{ "section a b c\n" L W, "quick.plan:1: section takes a name and an optional quoted title: "
 	  "section NAME [\"TITLE\"]" },
+	{ W L "section s\n" L W, "quick.plan:3: section after a layout, tunable or workload outside any section "
+	  "(line 1): in a plan with sections every one belongs to a section" },
+	{ "section s x=y\n" L W, "quick.plan:1: section title \"x=y\" looks like key=value: quote the title" },
 	{ "section a/b\n" L W,
 	  "quick.plan:1: bad section name \"a/b\" (expected letters, digits and . _ -, at most 64 characters)" },
 	{ "section a\n" L "tunable scheduler none\ntunable scheduler bfq\n" W,
@@ -370,7 +373,6 @@ static void expand_order(void)
 	}
 }
 
-/* Limits on counts, built rather than written out. */
 /* Sections: each its own matrix; iterations outermost, the layouts of all
  * sections in plan order (reversed on even iterations), each with its own
  * section's tunables and workloads. */
@@ -431,6 +433,27 @@ static void sections(void)
 	plan_free(&p);
 }
 
+/* A plan without sections whose first line is a workload (or a tunable):
+ * the one section must start at it, not one past it. */
+static void workload_first(void)
+{
+	static const char text[] = "workload null\ntunable scheduler none\nlayout a fs=none\nworkload touch\n";
+	struct plan p;
+	struct plan_run *r;
+	char err[512];
+	size_t n;
+	if (plan_parse("w.plan", text, sizeof text - 1, check, &p, err, sizeof err) < 0) {
+		printf("# %s\n", err);
+		ok(0, "a plan starting with a workload runs its workloads in order");
+		return;
+	}
+	n = plan_expand(&p, &r);
+	ok(n == 2 && !strcmp(r[0].workload->name, "null") && !strcmp(r[1].workload->name, "touch") &&
+	   r[0].section->ntunables == 1, "a plan starting with a workload runs its workloads in order");
+	free(r);
+	plan_free(&p);
+}
+
 static void readonly_layout(void)
 {
 	static const char text[] = "layout user readonly=S1\nworkload null\n";
@@ -446,6 +469,7 @@ static void readonly_layout(void)
 	plan_free(&p);
 }
 
+/* Limits on counts, built rather than written out. */
 static void limits(void)
 {
 	struct sbuf sb = {0};
@@ -487,6 +511,19 @@ static void limits(void)
 	plan_parse("max.plan", sb.s, sb.len, check, &p, err, sizeof err);
 	ok(!strncmp(err, "max.plan:1: bad plan name \"nnn", 30), "name length limit");
 
+	/* 16 sections, not 17; 32 tunable lines over all sections, not 33 */
+	sb_reset(&sb);
+	for (int i = 0; i <= PLAN_MAX_SECTIONS; i++)
+		sb_printf(&sb, "section s%d\nlayout l%d fs=none\nworkload null\n", i, i);
+	plan_parse("max.plan", sb.s, sb.len, check, &p, err, sizeof err);
+	is_str(err, "max.plan:49: more than 16 sections", "section limit");
+	sb_reset(&sb);
+	for (int i = 0; i < 9; i++)
+		sb_printf(&sb, "section s%d\nlayout l%d fs=none\ntunable scheduler a\ntunable read_ahead_kb 0\n"
+			  "tunable nr_requests 4\ntunable queue_depth 1\nworkload null\n", i, i);
+	plan_parse("max.plan", sb.s, sb.len, check, &p, err, sizeof err);
+	is_str(err, "max.plan:59: more than 32 tunables (all sections together)", "tunable lines limit, over all sections");
+
 	/* NUL bytes inside the buffer are bad input, not an end of text */
 	rc = plan_parse("nul.plan", "layout a fs=none\nworkload null\n\0x", 33, check, &p, err, sizeof err);
 	is_str(err, "nul.plan:3: control character 0x00 in the plan", "NUL byte rejected");
@@ -499,7 +536,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 7 + 1 + 4);
+	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 7 + 1 + 1 + 6);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
@@ -513,6 +550,7 @@ int main(void)
 	expand_order();
 	sections();
 	readonly_layout();
+	workload_first();
 	limits();
 	return tap_done();
 }
