@@ -73,17 +73,9 @@ static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 			close(fd);
 		}
 	}
-	*nclaimed = claim_disks(A.devs, A.ndevs, A.conf.disks, labelled, A.results_dev, claimed, &notes);
-	/* a disk given read-only is never written, whatever else claims it */
-	for (size_t k = 0; k < *nclaimed;) {
-		if (claim_listed(&A.devs[claimed[k]], A.conf.readonly)) {
-			sb_printf(&notes, "%s is named in bootbench.readonly=: read-only, not claimed\n",
-				  A.devs[claimed[k]].name);
-			memmove(&claimed[k], &claimed[k + 1], (*nclaimed - k - 1) * sizeof *claimed);
-			(*nclaimed)--;
-		} else
-			k++;
-	}
+	*nclaimed = claim_disks(A.devs, A.ndevs, A.conf.disks, labelled, A.results_dev, A.conf.readonly, claimed,
+				&notes);
+	claim_unmatched(A.devs, A.ndevs, A.conf.readonly, &notes);
 	if (notes.len) {
 		char *save = NULL;
 		for (char *l = strtok_r(notes.s, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
@@ -144,16 +136,6 @@ static void lava_signals(const char *wl, const char *layout, const struct run_ou
 	fflush(stdout);
 }
 
-static void tunables_text(const struct plan_section *p, unsigned combo, char *out, size_t len)
-{
-	size_t o = 0;
-	out[0] = 0;
-	for (size_t t = 0; t < p->ntunables && o < len; t++)
-		o += snprintf(out + o, len - o, "%s%s=%s", t ? "," : "", p->tunables[t].name, plan_tunable_value(p, combo, t));
-	if (!p->ntunables)
-		snprintf(out, len, "-");
-}
-
 int run_plan(void)
 {
 	char name[128], err[512], tun[256];
@@ -175,7 +157,7 @@ int run_plan(void)
 	free(text);
 	claim(claimed, &nclaimed, labelled);
 	nruns = plan_expand(p, &runs);
-	if (p->sections[0].name)
+	if (plan_has_sections(p))
 		info("plan %s: %zu runs (%zu sections, %zu layouts, %u iterations), timeout %u s per run", p->name,
 		     nruns, p->nsections, p->nlayouts, p->iterations, p->timeout_s);
 	else
@@ -202,7 +184,7 @@ int run_plan(void)
 			else
 				warn("layout %s %s: %s", r->layout->name, bl.status, bl.reason);
 		}
-		tunables_text(r->section, r->tunables_index, tun, sizeof tun);
+		plan_tunables_text(r->section, r->tunables_index, tun, sizeof tun);
 		memset(&o, 0, sizeof o);
 		if (bl.status[0]) {
 			snprintf(o.status, sizeof o.status, "%s", bl.status);

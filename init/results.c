@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "claim.h"
 #include "err.h"
 #include "gpt.h"
 #include "hash.h"
@@ -60,6 +61,13 @@ int open_results(void)
 		int fd, r;
 		if (strcmp(A.conf.results, "auto") && strcmp(A.conf.results, A.devs[i].name))
 			continue;
+		if (claim_listed(&A.devs[i], A.conf.readonly)) {
+			/* read-only means never written: not even our own records */
+			if (strcmp(A.conf.results, "auto"))
+				warn("bootbench.results=%s names a disk that bootbench.readonly= names too: results "
+				     "are not stored there", A.devs[i].name);
+			continue;
+		}
 		snprintf(path, sizeof path, "/dev/%s", A.devs[i].name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -68,6 +76,11 @@ int open_results(void)
 		close(fd);
 		if (r != 1)
 			continue;
+		if (reg.cut) {
+			warn("%s: the results partition extends %llu bytes past the end of the disk: not written "
+			     "(console only)", path, (unsigned long long)reg.cut);
+			return -1;
+		}
 		/* found ours: reopen for writing, synchronous */
 		fd = open(path, O_RDWR | O_CLOEXEC | O_DSYNC);
 		if (fd < 0) {

@@ -27,16 +27,7 @@ int claim_listed(const struct blkdev *d, const char *tokens)
 int readonly_disk(const struct blkdev *devs, size_t n, const char *allowed, const char *token, const char *results,
 		  char *why, size_t len)
 {
-	int found = -1, listed = 0;
-	char *copy = allowed ? xstrdup(allowed) : NULL, *save = NULL;
-	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
-		listed |= !strcmp(t, token);
-	free(copy);
-	if (!listed) {
-		snprintf(why, len, "disk %s is not named in bootbench.readonly= (the kernel command line says which "
-			 "disks may be read)", token);
-		return -1;
-	}
+	int found = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!claim_matches(&devs[i], token))
 			continue;
@@ -46,17 +37,43 @@ int readonly_disk(const struct blkdev *devs, size_t n, const char *allowed, cons
 		}
 		found = (int)i;
 	}
-	if (found < 0)
+	if (found < 0) {
 		snprintf(why, len, "no disk has the serial, WWN or by-path id %s", token);
-	else if (results && !strcmp(devs[found].name, results)) {
+		return -1;
+	}
+	/* by the disk, not the text: readonly=WWN matches bootbench.readonly=SERIAL */
+	if (!claim_listed(&devs[found], allowed)) {
+		snprintf(why, len, "disk %s is not named in bootbench.readonly= (the kernel command line says which "
+			 "disks may be read)", token);
+		return -1;
+	}
+	if (results && !strcmp(devs[found].name, results)) {
 		snprintf(why, len, "%s (%s) is the results disk", token, devs[found].name);
-		found = -1;
+		return -1;
 	}
 	return found;
 }
 
+size_t claim_unmatched(const struct blkdev *devs, size_t n, const char *tokens, struct sbuf *notes)
+{
+	char *copy = tokens ? xstrdup(tokens) : NULL, *save = NULL;
+	size_t k = 0;
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		int hit = 0;
+		for (size_t i = 0; i < n && !hit; i++)
+			hit = claim_matches(&devs[i], t);
+		if (!hit) {
+			sb_printf(notes, "bootbench.readonly names %s, but no disk has that serial, WWN or by-path id "
+				  "(compare with the ids the console lists)\n", t);
+			k++;
+		}
+	}
+	free(copy);
+	return k;
+}
+
 size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, const int *labelled,
-		   const char *results, size_t *out, struct sbuf *notes)
+		   const char *results, const char *readonly, size_t *out, struct sbuf *notes)
 {
 	size_t k = 0;
 	char *copy = tokens ? xstrdup(tokens) : NULL, *save = NULL, *tok;
@@ -72,6 +89,11 @@ size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, cons
 					  tok, devs[i].name);
 				continue;
 			}
+			if (claim_listed(&devs[i], readonly)) {
+				sb_printf(notes, "bootbench.disks names %s (%s), which bootbench.readonly= names too: "
+					  "read-only, not claimed\n", tok, devs[i].name);
+				continue;
+			}
 			for (size_t j = 0; j < k; j++)
 				dup |= out[j] == i;
 			if (!dup)
@@ -84,6 +106,11 @@ size_t claim_disks(const struct blkdev *devs, size_t n, const char *tokens, cons
 		int dup = 0;
 		if (!labelled[i] || (results && !strcmp(devs[i].name, results)))
 			continue;
+		if (claim_listed(&devs[i], readonly)) {
+			sb_printf(notes, "%s carries the scratch label but bootbench.readonly= names it: read-only, "
+				  "not claimed\n", devs[i].name);
+			continue;
+		}
 		for (size_t j = 0; j < k; j++)
 			dup |= out[j] == i;
 		if (!dup)

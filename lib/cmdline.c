@@ -241,6 +241,14 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 					 d->name, v, d->choices);
 				return -1;
 			}
+			if (d->off == OFF(readonly) && *slot) {
+				/* given twice (LAVA, iPXE and the user each append
+				 * one): every disk named stays read-only */
+				char *both = xasprintf("%s,%s", *slot, v);
+				free(*slot);
+				*slot = both;
+				break;
+			}
 			free(*slot);
 			*slot = xstrdup(v);
 			break;

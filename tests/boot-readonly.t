@@ -17,6 +17,7 @@ plan 11
 head -c 48M /dev/urandom >"$T/user.img"
 head -c 48M /dev/urandom >"$T/labelled.img"
 "$BB" mkscratch "$T/labelled.img" --yes-destroy --force >/dev/null 2>&1
+[ "$(head -c 10 "$T/labelled.img")" = BBSCRATCH1 ] || { echo "Bail out! mkscratch did not label $T/labelled.img"; exit 1; }
 sum_user=$(sha256sum <"$T/user.img") sum_lab=$(sha256sum <"$T/labelled.img")
 cat >"$T/ro.plan" <<'PLAN'
 plan readonly
@@ -46,8 +47,9 @@ is "$(jq -r 'select(.layout.name == "userdisk" and .workload == "touch") | "\(.s
 	"skipped: workload touch may write; layout userdisk is a read-only disk (only workloads that open it O_RDONLY run there)" \
 	"a workload that may write is refused there, with the reason"
 is "$(sha256sum <"$T/user.img")" "$sum_user" "the read-only disk is byte-identical after the plan"
-ok "the console says the scratch-labelled disk named read-only is not claimed" \
-	grep -q 'disk vdc: read-only (bootbench.readonly): opened O_RDONLY, never written' "$T/ro.log"
+ok "the scratch-labelled disk named read-only is not claimed, and the console says why" \
+	sh -c "grep -q 'vdc carries the scratch label but bootbench.readonly= names it: read-only, not claimed' '$T/ro.log' &&
+	       grep -q 'disk vdc: read-only (bootbench.readonly): opened O_RDONLY, never written' '$T/ro.log'"
 is "$(jq -r 'select(.layout.name == "onscratch") | .status' "$T/runs" | sort -u)" skipped \
 	"... so the layout needing a claimed disk is skipped"
 is "$(sha256sum <"$T/labelled.img")" "$sum_lab" "... and that disk is byte-identical too"

@@ -16,6 +16,8 @@ static struct blkdev mk(const char *name, const char *serial, const char *wwid, 
 	return d;
 }
 
+static const char *ro;	/* the bootbench.readonly= list of the next run() */
+
 static char *run(const struct blkdev *devs, size_t n, const char *tokens, const int *lab, const char *res,
 		 struct sbuf *notes)
 {
@@ -23,7 +25,7 @@ static char *run(const struct blkdev *devs, size_t n, const char *tokens, const 
 	static char s[128];
 	s[0] = 0;
 	sb_reset(notes);
-	k = claim_disks(devs, n, tokens, lab, res, out, notes);
+	k = claim_disks(devs, n, tokens, lab, res, ro, out, notes);
 	for (size_t i = 0; i < k; i++)
 		snprintf(s + strlen(s), sizeof s - strlen(s), "%s%s", i ? " " : "", devs[out[i]].name);
 	return s;
@@ -42,7 +44,7 @@ int main(void)
 	d[3] = mk("sda", "S1", "naa.5000c500a1b2c3d4", "pci-0000:00:17.0-ata-1");
 	d[4] = mk("sdb", "USERDATA", "naa.5000c500ffffffff", "pci-0000:00:17.0-ata-2");
 
-	tap_plan(19);
+	tap_plan(24);
 	is_str(run(d, 5, NULL, NULL, "vda", &notes), "", "nothing named, nothing labelled: nothing claimed");
 	is_str(run(d, 5, "bbscratch1,bbscratch0", NULL, "vda", &notes), "vdc vdb", "claimed by serial, in token order");
 	is_str(run(d, 5, "naa.5000c500a1b2c3d4", NULL, "vda", &notes), "sda", "claimed by WWN");
@@ -76,6 +78,19 @@ int main(void)
 		       "read-only: never the results disk");
 		ok(claim_listed(&d[4], "S1,USERDATA") && !claim_listed(&d[3], "USERDATA"),
 		   "claim_listed: a disk in the read-only list, and one not");
+		is_int(readonly_disk(d, 5, "USERDATA", "naa.5000c500ffffffff", "vda", why, sizeof why), 4,
+		       "read-only: the layout names the WWN, the command line the serial of the same disk");
+		ro = "USERDATA,S1";
+		is_str(run(d, 5, "USERDATA,bbscratch0", lab, "vda", &notes), "vdb",
+		       "a disk named read-only is never claimed: not by bootbench.disks, not by its scratch label");
+		ok(notes.s && strstr(notes.s, "bootbench.disks names USERDATA (sdb), which bootbench.readonly= names too: "
+				     "read-only, not claimed") &&
+		   strstr(notes.s, "sda carries the scratch label but bootbench.readonly= names it"), "... and each is noted");
+		ro = NULL;
+		sb_reset(&notes);
+		is_int(claim_unmatched(d, 5, "USERDATA,wwn-0x5000c500ffffffff", &notes), 1,
+		       "a read-only token that matches no disk is counted");
+		ok(notes.s && strstr(notes.s, "bootbench.readonly names wwn-0x5000c500ffffffff, but no disk has"), "... and noted");
 	}
 	sb_free(&notes);
 	return tap_done();
