@@ -24,10 +24,15 @@ const char collect_usage[] =
 "         once; plain jsonl and csv print what each source holds\n"
 "A partition and the console log of the same boots print identical jsonl.\n"
 "Corrupt or torn records are reported on stderr with their byte offset (or\n"
-"line number) and skipped.\n"
+"line number) and skipped; so are bytes after the last record that are not\n"
+"free space (zeros), a partition cut short (a truncated image is still read)\n"
+"and lines longer than any record. A torn last record (its write never\n"
+"completed: a power cut) is reported but lost nothing acknowledged.\n"
 "\n"
-"exit: 0 when every source was read, 1 when a source has no results\n"
-"partition or cannot be read, 100 on bad usage.\n";
+"exit: 0 when every source was read whole, 2 when records were read but some\n"
+"were lost (damaged records, a damaged tail or lines; all printed records are\n"
+"good), 1 when a source has no results partition or cannot be read, 100 on\n"
+"bad usage.\n";
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,6 +63,7 @@ struct out {
 	struct strmap seen;	/* --metric: (boot id, seq) of the runs printed */
 	struct strmap boot_ix;	/* boot id -> index into boot, kernel */
 	unsigned dups;
+	unsigned long long lost;	/* records lost: damaged, in a damaged tail, refused lines */
 	const char *src;
 	/* kernel release per boot id, for the csv kernel column */
 	char (*boot)[33];
@@ -207,8 +213,10 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 {
 	struct out *o = ctx;
 	char err[160];
-	if (emit(o, line, len, err, sizeof err) < 0)
+	if (emit(o, line, len, err, sizeof err) < 0) {
 		warn("%s: %s: damaged record (%s), skipped", o->src, where, err);
+		o->lost++;
+	}
 }
 
 /* [WORKLOAD.]METRIC[@LAYOUT] */
@@ -274,7 +282,7 @@ int collect_main(int argc, char **argv)
 			continue;
 		nsrc++;
 		o.src = argv[i];
-		if (source_read(argv[i], on_line, &o, 0))
+		if (source_read(argv[i], on_line, &o, 0, &o.lost))
 			rc = 1;
 		fflush(stdout);
 	}
@@ -297,6 +305,10 @@ int collect_main(int argc, char **argv)
 	}
 	if (o.dups)
 		warn("%u run records arrived twice (same boot id and sequence number): printed once", o.dups);
+	if (o.lost && !rc) {
+		warn("records were lost: %llu damaged or unreadable (each reported above)", o.lost);
+		rc = EXIT_LOST;
+	}
 	strmap_free(&o.kinds);
 	strmap_free(&o.seen);
 	strmap_free(&o.boot_ix);

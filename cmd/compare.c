@@ -133,7 +133,7 @@ int compare_main(int argc, char **argv)
 				continue;
 			nsrc++;
 			c.src = a;
-			if (source_read(a, on_line, &c, 1) && pass)
+			if (source_read(a, on_line, &c, 1, NULL) && pass)
 				rc = 1;
 		}
 		if (!nsrc)

@@ -270,7 +270,7 @@ void upload_results(const struct sbuf *this_boot)
 	/* The partition, even when it filled up during this boot (stored is
 	 * then 0, but its older records still wait for the server). */
 	snprintf(path, sizeof path, "/dev/%s", A.results_dev);
-	if (A.results_dev[0] && source_read(path, find_mark, &p, 1) != 0)
+	if (A.results_dev[0] && source_read(path, find_mark, &p, 1, NULL) != 0)
 		warn("upload: unable to read the records back from %s", path);
 	if (A.results_dev[0] && p.top <= p.mark && !(this_boot && this_boot->len && !A.rec.stored)) {
 		info("upload: nothing new to send");
@@ -285,7 +285,7 @@ void upload_results(const struct sbuf *this_boot)
 		return;
 	}
 	if (A.results_dev[0]) {
-		source_read(path, add_line, &p, 1);
+		source_read(path, add_line, &p, 1, NULL);
 		send_batch(&p);
 	}
 	/* Records that only reached the console (no partition, or it filled

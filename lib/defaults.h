@@ -10,6 +10,7 @@
 /* Exit codes, written down once (skalibs convention). */
 #define EXIT_BADINPUT 100	/* the user gave us something we cannot use */
 #define EXIT_SYSFAIL 111	/* the system refused: I/O error, no memory */
+#define EXIT_LOST 2		/* collect: read, but some records were lost (each reported) */
 
 /* Results partition (docs/results-format.md). */
 #define RESULTS_PART_NAME "bootbench-results"

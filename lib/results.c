@@ -19,6 +19,14 @@
 #include "results.h"
 #include "xio.h"
 
+#ifndef BLKZEROOUT
+#define BLKZEROOUT _IO(0x12, 127)	/* <linux/fs.h>, which clashes with <sys/mount.h> */
+#endif
+#ifndef FALLOC_FL_PUNCH_HOLE
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#endif
+
 static uint32_t le32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 static void put32(unsigned char *p, uint32_t v) { p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24; }
@@ -166,6 +174,24 @@ static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uin
 	return 0;
 }
 
+/* A record whose header is valid and whose payload is not is damage when
+ * anything valid follows it, and a torn write (a power cut: never
+ * acknowledged) when it is the last thing there: its report waits until the
+ * scan knows which. */
+struct pending {
+	uint64_t pos, span;
+};
+
+static void settle(struct pending *pd, const struct rs_scan_ops *ops, void *ctx, struct rs_scan_result *res)
+{
+	if (!pd->span)
+		return;
+	res->ncorrupt++;
+	if (ops && ops->corrupt)
+		ops->corrupt(ctx, pd->pos, "payload checksum mismatch (damaged record), skipped");
+	pd->span = 0;
+}
+
 int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct rs_scan_ops *ops,
 	    void *ctx, struct rs_scan_result *res, char *err, size_t errlen)
 {
@@ -173,6 +199,7 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 	unsigned char *chunk = xmalloc(SCAN_CHUNK);
 	char *payload = NULL;
 	uint64_t pos = h->data_off;
+	struct pending pd = { 0, 0 };
 	int ioerr = 0;
 
 	memset(res, 0, sizeof *res);
@@ -192,6 +219,7 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 				goto fail;
 			}
 			payload[r.len] = 0;
+			settle(&pd, ops, ctx, res);
 			if ((uint64_t)got == r.len && crc32c(0, payload, r.len) == le32(hb + 56)) {
 				r.payload = payload;
 				res->nrecords++;
@@ -200,9 +228,8 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 				if (ops && ops->record)
 					ops->record(ctx, &r);
 			} else {
-				res->ncorrupt++;
-				if (ops && ops->corrupt)
-					ops->corrupt(ctx, pos, "payload checksum mismatch (torn or damaged record), skipped");
+				pd.pos = pos;
+				pd.span = r.span;
 			}
 			/* a valid header proves the span: never write over it */
 			pos += r.span;
@@ -216,21 +243,51 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 				goto fail;
 			}
 			if (next) {
+				settle(&pd, ops, ctx, res);
 				res->ncorrupt++;
 				if (ops && ops->corrupt)
 					ops->corrupt(ctx, pos, "damaged record header, skipped to the next valid record");
 				pos = next;
 				continue;
 			}
-			/* the end; a record magic here means a write was cut short */
+			/* the end; a record magic here means a write was cut short,
+			 * unless its payload is whole: then the header was damaged
+			 * after the record was written, and the record is lost */
 			if (got >= 8 && !memcmp(hb, RS_REC_MAGIC, 8) && !memcmp(hb + 8, h->instance, 16 < got - 8 ? 16 : got - 8)) {
-				res->ncorrupt++;
-				if (ops && ops->corrupt)
-					ops->corrupt(ctx, pos, "torn record at the end (its write never completed), ignored");
+				uint32_t len = got == RS_REC_HDR ? le32(hb + 52) : 0;
+				uint64_t span = (RS_REC_HDR + (uint64_t)len + h->block - 1) / h->block * h->block;
+				int whole = 0;
+				settle(&pd, ops, ctx, res);
+				if (got == RS_REC_HDR && len && len <= RECORD_PAYLOAD_MAX && pos + span <= h->size) {
+					payload = xrealloc(payload, len + 1);
+					got = rd(rctx, payload, len, pos + RS_REC_HDR);
+					whole = got == (long)len && crc32c(0, payload, len) == le32(hb + 56);
+				} else
+					span = h->size - pos < h->block ? h->size - pos : h->block;
+				if (whole) {
+					/* keep it: the next record goes after it */
+					res->ncorrupt++;
+					if (ops && ops->corrupt)
+						ops->corrupt(ctx, pos, "damaged header of the last record (its payload is whole): lost");
+					res->end = pos + span;
+				} else {
+					res->torn = span;
+					if (ops && ops->corrupt)
+						ops->corrupt(ctx, pos, "torn record at the end (its write never completed), ignored");
+				}
 			}
 			break;
 		}
 	}
+	if (pd.span && pd.pos + pd.span == res->end && !res->torn) {
+		/* the last record, its payload cut short: a torn write; the next
+		 * record goes over it (the writer clears it first) */
+		res->end = pd.pos;
+		res->torn = pd.span;
+		if (ops && ops->corrupt)
+			ops->corrupt(ctx, pd.pos, "torn record at the end (its payload never completed), ignored");
+	} else
+		settle(&pd, ops, ctx, res);
 	free(chunk);
 	free(payload);
 	return 0;
@@ -289,6 +346,7 @@ int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t
 	guid_parse(RESULTS_TYPE_GUID, gtype);
 	reg->fd = fd;
 	reg->lbs = lbs;
+	reg->cut = 0;
 	/* a whole disk or image with a GPT; try 512 and 4096-byte sectors */
 	for (unsigned try = lbs; try <= 4096; try *= 8) {
 		int r = gpt_find(fd, try, RESULTS_PART_NAME, gtype, &p);
@@ -300,9 +358,13 @@ int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t
 			reg->base = p.first_lba * try;
 			reg->size = (p.last_lba - p.first_lba + 1) * try;
 			if (reg->base + reg->size > size) {
-				snprintf(err, errlen, "%s: partition %u (%s) extends past the end of the disk",
-					 path, p.index, p.name);
-				return 0;
+				if (reg->base + 4096 > size) {	/* not even the header block */
+					snprintf(err, errlen, "%s: partition %u (%s) starts past the end of the disk",
+						 path, p.index, p.name);
+					return 0;
+				}
+				reg->cut = reg->base + reg->size - size;
+				reg->size = size - reg->base;
 			}
 			snprintf(reg->desc, sizeof reg->desc, "%s partition %u (%s)", path, p.index, p.name);
 			return 1;
@@ -323,6 +385,31 @@ int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t
 		return 1;
 	}
 	snprintf(err, errlen, "%s has no partition named %s and no results header", path, RESULTS_PART_NAME);
+	return 0;
+}
+
+/* Zero [off, off+len) of the region: a hole in a file, BLKZEROOUT on a
+ * device, else written zeros. */
+static int zero_range(const struct rs_region *reg, uint64_t off, uint64_t len)
+{
+	static const unsigned char zero[1 << 16];
+	struct stat st;
+	if (fstat(reg->fd, &st) < 0)
+		return -1;
+	if (S_ISREG(st.st_mode) &&
+	    fallocate(reg->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)(reg->base + off), (off_t)len) == 0)
+		return 0;
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t range[2] = { reg->base + off, len };
+		if (ioctl(reg->fd, BLKZEROOUT, range) == 0)
+			return 0;
+	}
+	for (uint64_t at = 0; at < len;) {
+		size_t n = len - at < sizeof zero ? (size_t)(len - at) : sizeof zero;
+		if (pwrite_all(reg->fd, zero, n, reg->base + off + at) < 0)
+			return -1;
+		at += n;
+	}
 	return 0;
 }
 
@@ -352,6 +439,12 @@ int rs_format(const struct rs_region *reg, const char *plan_name, const char *pl
 		snprintf(h.plan_name, sizeof h.plan_name, "%s", plan_name ? plan_name : "stored");
 		h.plan_len = plan_len;
 		h.plan_crc = crc32c(0, plan, plan_len);
+	}
+	/* Free space reads as zeros (collect counts bytes that are not as
+	 * damage): clear the data area of a reused device or image first. */
+	if (zero_range(reg, RESULTS_HDR_AREA, reg->size - RESULTS_HDR_AREA) < 0) {
+		snprintf(err, errlen, "unable to clear the results partition: %s", strerror(errno));
+		return -1;
 	}
 	/* header area plus the first record block: zero, so a new instance
 	 * starts clean even over old data (stale records differ in instance) */
@@ -407,6 +500,18 @@ int rs_writer_open(struct rs_writer *w, const struct rs_region *reg, const unsig
 		return -1;
 	w->end = res.end;
 	w->seq = res.last_seq;
+	/* A torn record's bytes would outlive a shorter record written over
+	 * them, and a reader would take them for damage: clear them first. */
+	if (res.torn) {
+		unsigned char *zero = xcalloc(1, res.torn);
+		int bad = pwrite_all(w->reg.fd, zero, res.torn, w->reg.base + w->end) < 0 || fdatasync(w->reg.fd) < 0;
+		free(zero);
+		if (bad) {
+			snprintf(err, errlen, "unable to clear the torn record at offset %llu of %s: %s",
+				 (unsigned long long)w->end, reg->desc, strerror(errno));
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -53,7 +53,9 @@ struct rs_scan_ops {
 struct rs_scan_result {
 	uint64_t end;		/* where the next record goes */
 	uint64_t last_seq;	/* 0: none */
-	uint64_t nrecords, ncorrupt;
+	uint64_t nrecords, ncorrupt;	/* ncorrupt: records lost to damage */
+	uint64_t torn;		/* bytes of a torn record at the end (its write never completed, so it was
+				   never acknowledged): not damage; the writer zeroes them before appending */
 };
 
 /* Header block: encode into a zeroed 4096-byte buffer; decode validates. */
@@ -77,13 +79,16 @@ struct rs_region {
 	int fd;
 	uint64_t base, size;
 	unsigned lbs;		/* logical block size of the device (512 for files) */
+	uint64_t cut;		/* bytes of the partition past the end of the disk (a truncated image); size is what is there */
 	char desc[160];		/* "disk.img partition 1 (bootbench-results)" */
 };
 
 /* Size and logical block size of an open file or block device. */
 int dev_geometry(int fd, uint64_t *size, unsigned *lbs);
 /* Find the results region on an open image/disk (GPT) or bare partition.
- * Returns 1 found, 0 not there (err says why), -1 I/O error. */
+ * Returns 1 found, 0 not there (err says why), -1 I/O error. A partition
+ * that extends past the end (a truncated image) is found with reg->cut
+ * nonzero: readers read what is there, writers must refuse it. */
 int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t errlen);
 long rs_fd_read(void *ctx, void *buf, size_t len, uint64_t off);	/* ctx: struct rs_region* */
 

@@ -64,7 +64,7 @@ static int one_line(char *p, size_t ll, unsigned long lineno, record_line_fn fn,
 /* Streamed, so memory is bounded by the longest line allowed, not by the
  * file: a record is at most RECORD_PAYLOAD_MAX bytes, and a line longer
  * than that plus a console's prefix is skipped with a warning, unparsed. */
-static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx)
+static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, unsigned long long *lost)
 {
 	const size_t max_line = RECORD_PAYLOAD_MAX + 4096, chunk = 1u << 20;
 	char *buf = xmalloc(max_line + chunk);
@@ -115,6 +115,8 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx)
 		memmove(buf, p, have);
 	}
 	free(buf);
+	if (lost)
+		*lost += toolong;
 	if (!found) {
 		warn("%s: no results partition and no record lines%s: nothing to collect", src,
 		     toolong ? " (only over-long lines)" : "");
@@ -123,8 +125,42 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx)
 	return 0;
 }
 
-int source_read(const char *path, record_line_fn fn, void *ctx, int quiet)
+/* Free space past the last record is zeros (the image is sparse, the
+ * writer pads with zeros). Count the bytes that are not, from end, in the
+ * first TAIL_CHECK bytes after it: a header flipped or a region written over
+ * hides every record behind it from the scan, and only this shows it. */
+#define TAIL_CHECK (256ull << 20)
+#define TAIL_CHECK_TEXT "256 MiB"
+static long long dirty_tail(struct rs_region *reg, uint64_t end, uint64_t size, uint64_t *first,
+			    uint64_t *checked)
 {
+	static unsigned char buf[1 << 20];
+	uint64_t stop = size - end > TAIL_CHECK ? end + TAIL_CHECK : size;
+	long long n = 0;
+	*first = 0;
+	for (uint64_t at = end; at < stop;) {
+		size_t want = stop - at < sizeof buf ? (size_t)(stop - at) : sizeof buf;
+		long got = rs_fd_read(reg, buf, want, at);
+		if (got < 0)
+			return -1;
+		for (long i = 0; i < got; i++)
+			if (buf[i]) {
+				if (!n)
+					*first = at + (uint64_t)i;
+				n++;
+			}
+		if ((size_t)got < want)
+			break;
+		at += (uint64_t)got;
+	}
+	*checked = stop;
+	return n;
+}
+
+int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsigned long long *lost)
+{
+	long long dirty;
+	uint64_t first, checked;
 	static const struct rs_scan_ops ops = { part_record, part_corrupt };
 	struct rs_region reg;
 	struct rs_header h;
@@ -146,10 +182,13 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet)
 	}
 	if (r == 0) {
 		/* not a disk or partition of ours: a console log or collect output */
-		r = read_lines(path, fd, fn, ctx);
+		r = read_lines(path, fd, fn, ctx, lost);
 		close(fd);
 		return r;
 	}
+	if (reg.cut)
+		warn("%s: the image is truncated: the partition's last %llu bytes are missing; reading what is there",
+		     reg.desc, (unsigned long long)reg.cut);
 	if (rs_fd_read(&reg, blk, sizeof blk, 0) != (long)sizeof blk ||
 	    rs_header_decode(blk, sizeof blk, &h, err, sizeof err) < 0) {
 		warn("%s: %s", reg.desc, err);
@@ -166,10 +205,21 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet)
 		close(fd);
 		return 1;
 	}
+	dirty = dirty_tail(&reg, res.end + res.torn, h.size, &first, &checked);
 	close(fd);
+	if (dirty < 0) {
+		warn_sys("%s: unable to read past the last record", reg.desc);
+		return 1;
+	}
+	if (dirty)
+		warn("%s: %lld bytes after the last good record (from offset %llu%s) are not free space: records "
+		     "there are damaged or lost", reg.desc, dirty, (unsigned long long)first,
+		     checked < h.size ? ", first " TAIL_CHECK_TEXT " checked" : "");
 	if (!quiet)
 		info("%s: %llu records, %llu damaged, %llu of %llu KiB used", reg.desc,
 		     (unsigned long long)res.nrecords, (unsigned long long)res.ncorrupt,
 		     (unsigned long long)res.end / 1024, (unsigned long long)h.size / 1024);
+	if (lost)
+		*lost += res.ncorrupt + (dirty > 0) + (reg.cut > 0);
 	return 0;
 }

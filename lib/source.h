@@ -15,7 +15,10 @@ typedef void (*record_line_fn)(void *ctx, const char *line, size_t len, const ch
 
 /* Damage is reported on stderr with its offset or line number, and skipped.
  * Returns 0 when the source was read, 1 when it holds no results partition
- * and no record lines, or cannot be read. quiet: no summary line. */
-int source_read(const char *path, record_line_fn fn, void *ctx, int quiet);
+ * and no record lines, or cannot be read. quiet: no summary line. lost (may
+ * be NULL) grows by what this source lost: damaged records, a partition
+ * tail that is not free space, a truncated image, over-long lines (lines
+ * the callback refuses are the caller's to count). */
+int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsigned long long *lost);
 
 #endif

@@ -4,7 +4,7 @@
 # kernel noise and damaged lines.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 30
+plan 34
 
 for c in collect mkresults init; do
 	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
@@ -50,9 +50,20 @@ BOOTBENCH {"seq":2,"boot_id":"00","type":"run","data":{"metr[    3.4] random: cr
 BOOTBENCH {"seq":3,"boot_id":"00","type":"end","data":{"reason":"done"}}
 LOG
 printf 'BOOTBENCH {"seq":4,"boot_id":"00","type":"event","data":{}}\r\n' >> "$T/console.log"
-"$BB" collect "$T/console.log" >"$T/out" 2>"$T/err"; is "$?" 0 "console log: exit 0"
+"$BB" collect "$T/console.log" >"$T/out" 2>"$T/err"; is "$?" 2 "console log with a damaged record: exit 2 (records lost)"
 is "$(jq -r .seq "$T/out" | tr '\n' ' ')" "1 3 4 " "console log: valid records kept, CR stripped"
 ok "console log: the damaged line is reported with its line number" grep -q 'console.log: line 3: damaged record' "$T/err"
+ok "... and the loss summed up" grep -q 'records were lost: 1 damaged or unreadable' "$T/err"
+grep -v 'seq":2' "$T/console.log" > "$T/clean.log"
+"$BB" collect "$T/clean.log" >/dev/null 2>&1; is "$?" 0 "the same log without the damaged line: exit 0"
+
+# a truncated image (its backup GPT and the partition's end gone) is still read
+"$BB" mkresults "$T/t.img" --size 8M 2>/dev/null
+truncate -s 6M "$T/t.img"
+"$BB" collect "$T/t.img" >"$T/out" 2>"$T/err"; rc=$?
+ok "a truncated image: its partition is found, with a warning (was: no results partition)" \
+	grep -q 'the image is truncated: the partition.s last [0-9]* bytes are missing; reading what is there' "$T/err"
+is "$rc" 2 "... and collect exits 2: what was past the cut is lost"
 
 # every parameter of every workload can be set from a plan (hdparm's
 # seconds_T could not: plan parameter names are lower case); those whose
