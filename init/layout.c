@@ -184,6 +184,7 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	char resync[64] = "", mline[512];
 	double t0 = mono_now();
 	const char *fs = L->fs ? L->fs : "none";
+	unsigned long long ram_fs_size = 0;	/* a bigger ramdisk than asked: mkfs this much of it */
 
 	memset(bl, 0, sizeof *bl);
 	bl->pl = L;
@@ -262,6 +263,27 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		for (int i = 0; i < 50 && stat("/dev/ram0", &st) < 0; i++)
 			usleep(20000);
 		snprintf(bl->dev, sizeof bl->dev, "/dev/ram0");
+		/* A built-in brd ignores rd_size: its disks have the size the
+		 * kernel was built (or booted, brd.rd_size=) with. */
+		{
+			uint64_t have = 0;
+			unsigned lbs;
+			int fd = open(bl->dev, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				dev_geometry(fd, &have, &lbs);
+				close(fd);
+			}
+			if (have < L->size)
+				return fail(bl, "skipped", "/dev/ram0 holds %llu MiB, the layout asks %llu MiB (brd is built "
+					    "into this kernel and ignores rd_size: boot it with brd.rd_size=KIB)",
+					    (unsigned long long)have >> 20, L->size >> 20);
+			if (have > L->size) {
+				ram_fs_size = L->size;
+				snprintf(bl->warnings[bl->nwarnings++], sizeof bl->warnings[0],
+					 "/dev/ram0 holds %llu MiB (brd built in); the filesystem is made %llu MiB, as asked",
+					 (unsigned long long)have >> 20, L->size >> 20);
+			}
+		}
 		break;
 	}
 	case LAYOUT_TMPFS:
@@ -288,7 +310,7 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		snprintf(bl->dir, sizeof bl->dir, "%s", LAYOUT_MNT);
 		fs = "tmpfs";
 	} else if (strcmp(fs, "none")) {
-		char *argv[96], pinned[512], extra[512], *tool_path;
+		char *argv[96], pinned[512], extra[512], *tool_path, fs_size[48];
 		size_t n = 0;
 		int xfs = !strcmp(fs, "xfs");
 		uint64_t size = 0;
@@ -314,7 +336,18 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		sb_puts(&mkfs_used, extra);
 		n = split_args(pinned, argv, n, 90);
 		n = split_args(extra, argv, n, 90);
+		if (ram_fs_size && xfs) {
+			snprintf(fs_size, sizeof fs_size, "size=%llu", ram_fs_size);
+			argv[n++] = (char *)"-d";
+			argv[n++] = fs_size;
+			sb_printf(&mkfs_used, " -d %s", fs_size);
+		}
 		argv[n++] = bl->dev;
+		if (ram_fs_size && !xfs) {
+			snprintf(fs_size, sizeof fs_size, "%lluk", ram_fs_size / 1024);
+			argv[n++] = fs_size;
+			sb_printf(&mkfs_used, " (%s) %s", bl->dev, fs_size);
+		}
 		argv[n] = NULL;
 		if (tool(bl, argv, NULL) < 0)
 			return -1;
