@@ -85,11 +85,24 @@ static void summary_line(FILE *o, const struct cmp_group *G, size_t k)
 		dir ? ", " : "", dir ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
+/* Boots of kernel k in this mode (a kernel may have boots in both). */
+static unsigned mode_boots(const struct cmp *c, size_t k, const char *mode)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < c->nboots; i++)
+		n += c->boots[i].kernel == (int)k && !strcmp(c->boots[i].mode, mode);
+	return n;
+}
+
 /* Wall-clock figures are often bimodal between boots (measured: dbload's
- * import on TCG at 0.15 s or 0.25 s). With a and b boots, such a figure
- * falls cluster by kernel in 2 of C(a+b, a) boot orders; Welch then calls
- * a change certain and no per-figure test can tell it from a real shift.
- * Say so while that chance is above 1 in 400 per figure (6 + 6: 1 in 462). */
+ * import on TCG at 0.15 s or 0.25 s). With a boots of one kernel and b of
+ * the other, a figure whose boots fall into two clusters of sizes a and b
+ * lines up with the kernels in 1 of C(a+b, a) boot orders (2 when a == b:
+ * either cluster may be either kernel); Welch then calls the change
+ * certain, and no per-figure test can tell that from a real shift. Say so
+ * while that chance is above 1 in FEW_BOOTS_ODDS per figure (6 + 6 boots:
+ * 1 in 462). */
+#define FEW_BOOTS_ODDS 400
 static void few_boots_note(FILE *o, const char *mode, unsigned a, unsigned b)
 {
 	double ways = 1;
@@ -97,10 +110,13 @@ static void few_boots_note(FILE *o, const char *mode, unsigned a, unsigned b)
 		return;
 	for (unsigned i = 1; i <= b; i++)
 		ways = ways * (a + i) / i;
-	if (ways / 2 >= 400)
+	if (a == b)
+		ways /= 2;
+	if (ways >= FEW_BOOTS_ODDS)
 		return;
-	fprintf(o, "  note: %u and %u boots: a figure whose boots fall into two clusters splits by kernel by chance "
-		"once in %.0f figures, and then looks certain; boot 6 of each to make that 1 in 462\n", b, a, ways / 2);
+	fprintf(o, "  note: %u and %u wall-clock boots: a figure whose boots fall into two clusters lines up with "
+		"the kernels by chance once in %.0f figures, and then looks certain; 6 boots of each make that "
+		"1 in 462\n", a, b, ways);
 }
 
 static void print_summary(const struct cmp *c, FILE *o, const char *mode)
@@ -124,7 +140,7 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 		if (t.missing)
 			fprintf(o, ", %zu missing (no ok run of this kernel)", t.missing);
 		fputc('\n', o);
-		few_boots_note(o, mode, c->kernels[k].boots, c->kernels[c->base].boots);
+		few_boots_note(o, mode, mode_boots(c, k, mode), mode_boots(c, c->base, mode));
 		n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 		for (size_t i = 0; i < n; i++) {
 			static const char *const head[] = { "worse", "better", "changed, no direction" };

@@ -14,7 +14,7 @@
 k=${KERNEL:-debian-6.1-cloud}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$k" || skip_all "$k not fetched (make kernels)"
-plan 5
+plan 6
 img=$T/aa.img
 "$BB" mkresults "$img" --size 128M 2>/dev/null
 rcs=
@@ -31,6 +31,8 @@ figs=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $20 != ""' "$T/aa.csv"
 raw=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $16 != "" && $16 < 0.05' "$T/aa.csv" | wc -l)
 sig=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $17 == "1"' "$T/aa.csv" | wc -l)
 ok "wall-clock mode: the figures were compared as such" grep -q '^wallclock,' "$T/aa.csv"
+"$BB" compare "$img" --summary > "$T/sum"
+ok "6 + 6 boots: a summary without the few-boots note" sh -c "grep -q 'figures:' '$T/sum' && ! grep -q 'wall-clock boots:' '$T/sum'"
 ok "figures tested: $figs (at least 150)" test "$figs" -ge 150
 ok "significant A/A differences: $sig of $figs (at most 1); at raw p < 0.05 it would be $raw" test "$sig" -le 1
 diag "CoV median over figures: $(awk -F, 'NR > 1 && $23 == "figure" && $13 != "" {print $13 * 100}' "$T/aa.csv" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)] "%"}')"

@@ -8,11 +8,14 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 44
+plan 45
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
 	diff -u tests/fixtures/compare/two-kernels.golden "$T/out"
+# 3 + 3 wall-clock boots (the fixture's other 2 a kernel are deterministic)
+ok "few wall-clock boots: the summary says a bimodal figure lines up with the kernels once in C(6,3)/2 = 10" \
+	grep -q '^  note: 3 and 3 wall-clock boots: .* once in 10 figures' "$T/out"
 "$BB" compare --csv "$F" > "$T/csv"
 # Independent check: Welch p-values and % changes from scipy on the raw values.
 if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
