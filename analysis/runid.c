@@ -87,8 +87,27 @@ size_t runid_key_len(const char *p, size_t n)
 	return i;
 }
 
-/* "k=v" pairs of an object, sorted, comma-joined; "-" for none. */
-static void pairs(struct sbuf *out, const struct jv *o)
+/* Workload parameters renamed since records were first written: the old
+ * name keys the same experiment (hdparm's upper-case names could not be set
+ * from a plan). */
+static const struct {
+	const char *workload, *old, *now;
+} renamed[] = {
+	{ "hdparm", "seconds_T", "cached_seconds" },
+	{ "hdparm", "seconds_t", "disk_seconds" },
+};
+
+static const char *param_name(const char *workload, const char *key)
+{
+	for (size_t i = 0; workload && i < sizeof renamed / sizeof *renamed; i++)
+		if (!strcmp(renamed[i].workload, workload) && !strcmp(renamed[i].old, key))
+			return renamed[i].now;
+	return key;
+}
+
+/* "k=v" pairs of an object, sorted, blank-separated; "-" for none. workload:
+ * the object is its parameters (old names read as the new), or NULL. */
+static void pairs(struct sbuf *out, const struct jv *o, const char *workload)
 {
 	char **items;
 	size_t n = 0;
@@ -99,7 +118,7 @@ static void pairs(struct sbuf *out, const struct jv *o)
 	items = xcalloc(o->n, sizeof *items);
 	for (size_t i = 0; i < o->n; i++) {
 		struct sbuf sb = { 0 };
-		word(&sb, o->keys[i]);
+		word(&sb, param_name(workload, o->keys[i]));
 		sb_putc(&sb, '=');
 		value_text(&sb, o->items[i]);
 		items[n++] = sb_steal(&sb);
@@ -261,7 +280,7 @@ void run_identity(const struct jv *data, struct run_id *id)
 {
 	const struct jv *l = json_get(data, "layout");
 	memset(id, 0, sizeof *id);
-	pairs(&id->params, json_get(data, "params"));
+	pairs(&id->params, json_get(data, "params"), json_get_str(data, "workload"));
 	if (l && l->t == J_OBJ)
 		layout_key(&id->layout, l);
 	else
