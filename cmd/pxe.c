@@ -6,7 +6,7 @@
  * TFTP) and the boot root come from scripts/pxe-serve.
  */
 const char pxe_usage[] =
-"usage: bootbench pxe serve ROOT [--bind ADDR] [--port P]\n"
+"usage: bootbench pxe serve ROOT [--bind ADDR] [--port P] [--quota SIZE]\n"
 "       bootbench pxe status ROOT\n"
 "\n"
 "ROOT is a boot root laid out by scripts/pxe-serve: userland.cpio.gz,\n"
@@ -20,14 +20,18 @@ const char pxe_usage[] =
 "  GET /boot/MAC      the iPXE script of the target's next boot; each answer\n"
 "                     counts as one boot (kept in targets/MAC/state, so a\n"
 "                     restarted server resumes the schedule)\n"
-"  POST /results/MAC  JSON lines of records; appended to\n"
-"                     targets/MAC/records.jsonl unless already there\n"
+"  POST /results/MAC  JSON lines of records (at most 32 MiB, a line at most\n"
+"                     one record's 4 MiB); appended to targets/MAC/records.jsonl\n"
+"                     unless already there. The file is append-only: read\n"
+"                     once per server run (streamed) for the keys of its\n"
+"                     lines, never cut shorter than it was; 413 past the quota\n"
 "  GET /status        every target's progress, as text\n"
 "  GET /FILE          the files above (nothing outside ROOT, no listing)\n"
 "and logs every event to stdout and to targets/MAC/log.\n"
 "  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
+"  --quota SIZE  bytes of records.jsonl a target may reach (default 1G)\n"
 "status prints, per target, the boots served, the records received and the\n"
 "boots that sent nothing (hung, or their upload failed: their records come\n"
 "with the next boot's upload).\n"
@@ -57,10 +61,16 @@ const char pxe_usage[] =
 #include "hash.h"
 #include "json.h"
 #include "sbuf.h"
+#include "units.h"
 #include "xio.h"
 
 #define MAX_HEADER 16384
-#define MAX_BODY (64u << 20)
+/* An upload is one boot's records: the seeds plan's largest is ~15 MiB. */
+#define MAX_BODY (32u << 20)
+/* A line longer than any record is refused before it is parsed. */
+#define MAX_LINE (RECORD_PAYLOAD_MAX + 4096)
+/* Damaged lines logged per upload; the rest are counted in one line. */
+#define LOG_DAMAGED 3
 #define MAX_SCHEDULE 4096
 
 static volatile sig_atomic_t stopping;
@@ -381,48 +391,154 @@ static char *canonical(const char *line, size_t len, char *err, size_t errlen)
 	return sb_steal(&sb);
 }
 
+/* ---- the record store ------------------------------------------------
+ *
+ * targets/MAC/records.jsonl is append-only: never read whole, never cut
+ * shorter than it was before an append. The keys of its lines (the first 8
+ * bytes of a sha256 of the canonical text) are read once per server run,
+ * streaming, and kept: an upload costs O(its records), not O(the file). A
+ * failed append is cut back to the size the file had before it, which
+ * removes only what this upload added. Each target has a byte quota. */
+
+struct store {
+	char mac[18];
+	struct seen seen;
+	unsigned long long lines;	/* records in the file */
+};
+
+static struct store *stores;
+static size_t nstores;
+static unsigned long long quota = 1ull << 30;	/* --quota: bytes of records.jsonl per target */
+
+/* Calls fn for each line of the file at p (without its newline); lines
+ * longer than MAX_LINE are passed with len 0. Memory: one bounded buffer. */
+static int each_line(const char *p, void (*fn)(void *ctx, const char *line, size_t len), void *ctx)
+{
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	size_t cap = MAX_LINE + (1u << 20), have = 0;
+	char *buf;
+	int skipping = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n = read(fd, buf + have, cap - have);
+		char *q = buf, *e, *nl;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (n == 0) {
+			if (have && !skipping)
+				fn(ctx, buf, have);	/* a last line without its newline */
+			break;
+		}
+		have += (size_t)n;
+		e = buf + have;
+		while ((nl = memchr(q, '\n', (size_t)(e - q)))) {
+			if (!skipping)
+				fn(ctx, q, (size_t)(nl - q));
+			skipping = 0;
+			q = nl + 1;
+		}
+		have = (size_t)(e - q);
+		if (have >= MAX_LINE) {
+			if (!skipping)
+				fn(ctx, q, 0);
+			skipping = 1;
+			have = 0;
+		}
+		memmove(buf, q, have);
+	}
+	free(buf);
+	close(fd);
+	return 0;
+}
+
+static void index_line(void *ctx, const char *line, size_t len)
+{
+	struct store *st = ctx;
+	st->lines++;
+	if (len)
+		seen_add(&st->seen, line_key(line, len));
+}
+
+static void count_line(void *ctx, const char *line, size_t len)
+{
+	(*(size_t *)ctx)++;
+}
+
+static struct store *store_of(const char *mac)
+{
+	struct store *st;
+	char *p;
+	for (size_t i = 0; i < nstores; i++)
+		if (!strcmp(stores[i].mac, mac))
+			return &stores[i];
+	stores = xrealloc(stores, (nstores + 1) * sizeof *stores);
+	st = &stores[nstores];
+	memset(st, 0, sizeof *st);
+	snprintf(st->mac, sizeof st->mac, "%s", mac);
+	p = tpath(mac, "records.jsonl");
+	if (each_line(p, index_line, st) < 0) {
+		tlog(mac, "unable to read %s: %s", p, strerror(errno));
+		free(p);
+		free(st->seen.k);
+		return NULL;
+	}
+	free(p);
+	nstores++;
+	return st;
+}
+
 static void receive(int fd, const char *mac, const char *body, size_t len)
 {
-	char *have = tread(mac, "records.jsonl"), *p = tpath(mac, "records.jsonl");
-	struct seen seen = {0};
+	char *p = tpath(mac, "records.jsonl");
+	struct store *store;
+	struct seen mine = {0};	/* keys of this upload, until they are stored */
 	struct sbuf add = {0}, msg = {0};
 	size_t fresh = 0, dup = 0, bad = 0, lineno = 0;
 	const char *s, *end;
 	char *sched[MAX_SCHEDULE];
 	size_t nsched = schedule_read(mac, sched, MAX_SCHEDULE);
-	FILE *f;
+	struct stat sb;
+	int wfd = -1;
 
 	for (size_t i = 0; i < nsched; i++)
 		free(sched[i]);
 	if (!nsched) {
 		tlog(mac, "sent records, but is not a target of this server: refused");
 		reply_text(fd, 404, "not a target of this server\n");
-		free(have);
 		free(p);
 		return;
 	}
-	for (s = have; s && *s;) {
-		size_t l = strcspn(s, "\n");
-		if (l)
-			seen_add(&seen, line_key(s, l));
-		s += l + (s[l] == '\n');
+	if (!(store = store_of(mac))) {
+		reply_text(fd, 500, "unable to read the stored records\n");
+		free(p);
+		return;
 	}
 	for (s = body, end = body + len; s < end;) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		char err[160], *c;
+		char err[160], *c = NULL;
 		lineno++;
 		if (l && !(l == 1 && *s == '\r')) {
-			c = canonical(s, l, err, sizeof err);
+			if (l > MAX_LINE)
+				snprintf(err, sizeof err, "%zu bytes, longer than any record", l);
+			else
+				c = canonical(s, l, err, sizeof err);
 			if (!c) {
-				bad++;
-				tlog(mac, "upload line %zu: %s: skipped", lineno, err);
+				if (++bad <= LOG_DAMAGED)
+					tlog(mac, "upload line %zu: %s: skipped", lineno, err);
 			} else {
 				unsigned long long k = line_key(c, strlen(c));
-				if (seen_has(&seen, k)) {
+				if (seen_has(&store->seen, k) || seen_has(&mine, k)) {
 					dup++;
 				} else {
-					seen_add(&seen, k);
+					seen_add(&mine, k);
 					sb_puts(&add, c);
 					sb_putc(&add, '\n');
 					fresh++;
@@ -432,35 +548,68 @@ static void receive(int fd, const char *mac, const char *body, size_t len)
 		}
 		s += l + 1;
 	}
-	/* A line torn by an earlier crash gets its newline first, so the new
-	 * records do not run into it; a failed append is cut back off. */
-	if (have && *have && have[strlen(have) - 1] != '\n' && add.len) {
-		struct sbuf fixed = {0};
-		sb_putc(&fixed, '\n');
-		sb_add(&fixed, add.s, add.len);
-		sb_free(&add);
-		add = fixed;
+	if (bad > LOG_DAMAGED)
+		tlog(mac, "upload: %zu more damaged lines skipped", bad - LOG_DAMAGED);
+	if (add.len) {
+		unsigned char last = '\n';
+		wfd = open(p, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (wfd < 0 || fstat(wfd, &sb) < 0) {
+			tlog(mac, "unable to open %s: %s", p, strerror(errno));
+			reply_text(fd, 500, "unable to store the records\n");
+			goto out;
+		}
+		if ((unsigned long long)sb.st_size + add.len > quota) {
+			tlog(mac, "upload of %zu records (%zu bytes) refused: %s holds %lld bytes, the quota is %llu",
+			     fresh, add.len, p, (long long)sb.st_size, quota);
+			reply_text(fd, 413, "quota exceeded: this target's records are at the server's limit\n");
+			goto out;
+		}
+		/* A line torn by an earlier crash gets its newline first, so
+		 * the new records do not run into it. */
+		if (sb.st_size > 0) {
+			int rfd = open(p, O_RDONLY | O_CLOEXEC);
+			if (rfd < 0 || pread(rfd, &last, 1, sb.st_size - 1) != 1)
+				last = '\n';
+			if (rfd >= 0)
+				close(rfd);
+		}
+		if (last != '\n') {
+			struct sbuf fixed = {0};
+			sb_putc(&fixed, '\n');
+			sb_add(&fixed, add.s, add.len);
+			sb_free(&add);
+			add = fixed;
+		}
+		if (write_all(wfd, add.s, add.len) < 0 || fsync(wfd) < 0) {
+			int e = errno;
+			/* only what this upload added goes */
+			if (ftruncate(wfd, sb.st_size) == 0)
+				fsync(wfd);
+			tlog(mac, "unable to store %zu records in %s: %s", fresh, p, strerror(e));
+			reply_text(fd, 500, "unable to store the records\n");
+			goto out;
+		}
+		for (size_t i = 0; i < mine.cap; i++)
+			if (mine.k[i])
+				seen_add(&store->seen, mine.k[i]);
+		store->lines += fresh;
 	}
-	f = add.len ? fopen(p, "a") : NULL;
-	if (add.len && (!f || fwrite(add.s, 1, add.len, f) != add.len || fflush(f) || fsync(fileno(f)))) {
-		int e = errno;
-		if (f && ftruncate(fileno(f), (off_t)(have ? strlen(have) : 0)) == 0)
-			fsync(fileno(f));
-		tlog(mac, "unable to store %zu records in %s: %s", fresh, p, strerror(e));
-		reply_text(fd, 500, "unable to store the records\n");
-	} else {
+	{
 		struct state st;
 		state_read(mac, &st);
-		st.reported = st.served;
-		state_write(mac, &st);
+		/* an empty or all-damaged upload does not count as a report */
+		if (fresh || dup) {
+			st.reported = st.served;
+			state_write(mac, &st);
+		}
 		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged\n", fresh, dup, bad);
 		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged", st.served, fresh, dup, bad);
 		reply_text(fd, bad && !fresh && !dup ? 400 : 200, msg.s);
 	}
-	if (f)
-		fclose(f);
-	free(seen.k);
-	free(have);
+out:
+	if (wfd >= 0)
+		close(wfd);
+	free(mine.k);
 	free(p);
 	sb_free(&add);
 	sb_free(&msg);
@@ -486,9 +635,8 @@ static void status_text(struct sbuf *out)
 			continue;
 		n = schedule_read(e->d_name, names, MAX_SCHEDULE);
 		state_read(e->d_name, &st);
-		recs = tread(e->d_name, "records.jsonl");
-		for (char *q = recs; q && *q; q++)
-			nrec += *q == '\n';
+		recs = tpath(e->d_name, "records.jsonl");
+		each_line(recs, count_line, &nrec);	/* streamed: the file may be large */
 		sb_printf(out, "%s: %ld of %zu boots served, %zu records received, last boot %s%s\n", e->d_name,
 			  st.served > (long)n ? (long)n : st.served, n, nrec,
 			  st.reported >= st.served ? "reported" : "has not reported",
@@ -617,6 +765,7 @@ static int serve(const char *bind_addr, long port)
 	sigaction(SIGINT, &act, NULL);	/* no SA_RESTART: accept() returns EINTR */
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);	/* a file size limit fails the write (EFBIG), not the server */
 	signal(SIGCHLD, SIG_IGN);	/* file senders reap themselves */
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
@@ -664,6 +813,9 @@ int pxe_main(int argc, char **argv)
 			port = strtol(argv[++i], &e, 10);
 			if (!*argv[i] || *e || port < 0 || port > 65535)
 				die(EXIT_BADINPUT, "bad --port \"%s\" (0..65535)", argv[i]);
+		} else if (!strcmp(argv[i], "--quota") && i + 1 < argc) {
+			if (parse_size(argv[++i], 1ull << 50, &quota) < 0 || quota < 4096)
+				die(EXIT_BADINPUT, "bad --quota \"%s\" (a size from 4K: bytes, or K, M, G, T)", argv[i]);
 		} else {
 			die(EXIT_BADINPUT, "unknown argument %s (see bootbench pxe --help)", argv[i]);
 		}

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 17
+plan 28
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -66,4 +66,66 @@ is "$(curl -s "$U/status")" "$M: 4 of 4 boots served, 2 records received, last b
 stop
 ok "bootbench pxe status prints the same" \
 	sh -c "'$BB' pxe status '$R' | grep -qx '$M: 4 of 4 boots served, 2 records received, last boot reported, schedule done'"
+
+# --- the store under attack (issue 21) ---------------------------------------
+# A history past 256 MiB: it read as empty once (dedup off), and a failed
+# append then cut it to 0 bytes.
+M2=52-54-00-aa-bb-02 F=$R/targets/52-54-00-aa-bb-02/records.jsonl
+mkdir -p "$R/targets/$M2"
+echo A >"$R/targets/$M2/schedule"
+awk 'BEGIN { for (i = 1; i <= 2700000; i++) printf "{\"seq\":%d,\"boot_id\":\"00\",\"type\":\"event\",\"data\":{\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}}\n", i }' >"$F"
+size0=$(stat -c %s "$F") last=$(tail -n 1 "$F")
+start
+post() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$U/results/$M2"; }
+printf '%s\n' "$last" >"$T/last.jsonl"
+is "$(post "$T/last.jsonl") $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" \
+	"a $((size0 >> 20)) MiB history: its last line (past 256 MiB) is known, not stored twice"
+"$BB" run null >"$T/new.jsonl" 2>/dev/null
+is "$(post "$T/new.jsonl") $(stat -c %s "$F")" "200 $((size0 + $(wc -c <"$T/new.jsonl")))" \
+	"a new record is appended after it, nothing else changes size"
+stop
+# the disk full: appends fail with EFBIG past a file size limit
+sum=$(sha256sum <"$F") size1=$(stat -c %s "$F")
+(ulimit -f $((size1 / 1024 + 1)); exec "$BB" pxe serve "$R" --port 0 >"$T/serve.out" 2>&1) &
+SP=$!
+for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
+U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
+for i in 1 2 3; do "$BB" run null 2>/dev/null; done >"$T/three.jsonl"
+is "$(post "$T/three.jsonl")" 500 "the disk full: the upload fails with 500"
+is "$(stat -c %s "$F") $(sha256sum <"$F")" "$size1 $sum" "... and every record stored before is intact, byte for byte"
+stop
+start
+# bodies and lines past the limits, and the server's memory meanwhile
+head -c $((64 << 20)) /dev/zero | tr '\0' 'x' >"$T/big"
+is "$(post "$T/big")" 413 "a 64 MiB POST is refused with 413"
+python3 -c "import sys; sys.stdout.write('[' + '\"\",' * (1300 * 1024) + '\"\"]\n')" >"$T/arr.jsonl"
+cat "$T/arr.jsonl" >"$T/two.jsonl"
+printf '[%s0]\n' "$(head -c $((20 << 20)) /dev/zero | tr '\0' ' ')" >>"$T/two.jsonl"
+is "$(post "$T/two.jsonl") $(cat "$T/body")" "400 stored 0 new records, 0 already here, 2 damaged" \
+	"a 3.9 MiB array of empty strings and a 20 MiB line: both refused as damaged"
+hwm=$(awk '/^VmHWM/ {print $2}' /proc/$SP/status)
+# bound: the body (32 MiB) + one parse (24 bytes a byte of a 4 MiB line) +
+# the history's keys (16 bytes a record, doubled while the set grows)
+ok "... and the server's peak memory stayed under 256 MiB (VmHWM $((hwm / 1024)) MiB; a 64 MiB array once took 5.7 GB)" \
+	test "$hwm" -lt $((256 * 1024))
+# log lines are bounded: 1000 junk lines log a few lines, not 1000
+n0=$(wc -l <"$R/targets/$M2/log")
+seq 1000 | sed 's/^/junk /' >"$T/junk"
+post "$T/junk" >/dev/null
+is "$(( $(wc -l <"$R/targets/$M2/log") - n0 ))" 5 "1000 damaged lines: 3 logged, 1 line for the rest, 1 summary"
+# an empty upload is not a report
+reported=$(cat "$R/targets/$M2/state")
+: >"$T/empty"
+post "$T/empty" >/dev/null
+is "$(cat "$R/targets/$M2/state")" "$reported" "an empty POST does not mark the target as reported"
+stop
+# the quota: a target at its limit gets 413, the file is not touched
+"$BB" pxe serve "$R" --port 0 --quota 4K >"$T/serve.out" 2>&1 &
+SP=$!
+for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
+U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
+size2=$(stat -c %s "$F")
+is "$(post "$T/three.jsonl") $(stat -c %s "$F")" "413 $size2" "past --quota: 413, nothing appended"
+ok "... with a log line saying why" grep -q 'refused: .* the quota is 4096' "$T/serve.out"
+stop
 done_testing
