@@ -44,6 +44,7 @@ const char pxe_usage[] =
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ const char pxe_usage[] =
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -199,7 +201,7 @@ static void reply(int fd, int status, const char *ctype, const char *body, size_
 	struct sbuf h = {0};
 	const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" : status == 404 ? "Not Found" :
 			     status == 405 ? "Method Not Allowed" : status == 413 ? "Payload Too Large" :
-			     "Internal Server Error";
+			     status == 503 ? "Service Unavailable" : "Internal Server Error";
 	sb_printf(&h, "HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
 		  status, reason, ctype, len);
 	send_all(fd, h.s, h.len);
@@ -649,41 +651,65 @@ static void status_text(struct sbuf *out)
 	sb_free(&dir);
 }
 
-/* ---- one connection ------------------------------------------------ */
+/* ---- connections -------------------------------------------------------
+ *
+ * One process, many connections: poll() gathers each request (header, then
+ * body) with its own deadline, and only a complete request is answered, so
+ * an idle or slow client holds nothing but its slot. Answers are small and
+ * local (a script, a status line, an upload's verdict) and need no locking
+ * of the per-target state; files go out from a child process, at most
+ * MAX_CHILDREN at once, each closing every descriptor but its own client.
+ */
 
-#define CONN_SECONDS 60
+#define MAX_CONNS 256
+#define MAX_CHILDREN 32
+#define HEADER_SECONDS 10	/* to send a request's header */
+#define BODY_RATE (64u << 10)	/* bytes a second an upload must keep up, after the header */
 
-/* recv with an absolute deadline: one slow client must not hold the server */
-static ssize_t recv_by(int fd, void *buf, size_t len, time_t deadline)
+struct conn {
+	int fd;
+	char hdr[MAX_HEADER + 1];
+	size_t got;		/* header bytes */
+	char *end;		/* the header's blank line, once seen */
+	char *body;
+	size_t clen, have;
+	time_t deadline;
+};
+
+static struct conn conns[MAX_CONNS];
+static int lfd = -1;
+static unsigned children;
+
+static void conn_close(struct conn *c)
 {
-	time_t left = deadline - time(NULL);
-	struct timeval tv = { .tv_sec = left > 0 ? left : 0, .tv_usec = left > 0 ? 0 : 1 };
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	if (left <= 0)
-		return -1;
-	return recv(fd, buf, len, 0);
+	close(c->fd);
+	free(c->body);
+	memset(c, 0, sizeof *c);
+	c->fd = -1;
 }
 
-static void handle(int fd)
+/* In a file sender: nothing of the server but this client stays open. */
+static void child_close_others(int keep)
 {
-	char hdr[MAX_HEADER + 1], method[8], target[512], self[64];
-	size_t got = 0, clen = 0;
-	char *end = NULL, *cl, *body = NULL;
+	close(lfd);
+	for (size_t i = 0; i < MAX_CONNS; i++)
+		if (conns[i].fd >= 0 && conns[i].fd != keep)
+			close(conns[i].fd);
+}
+
+/* A complete request: answer it. */
+static void respond(struct conn *c)
+{
+	char method[8], target[512], self[64];
 	struct sockaddr_in me;
 	socklen_t ml = sizeof me;
 	struct timeval tv = { .tv_sec = 30 };
-	time_t deadline = time(NULL) + CONN_SECONDS;
+	int fd = c->fd;
 
+	/* answers are sent blocking, each send bounded by SO_SNDTIMEO */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-	while (got < MAX_HEADER && !end) {
-		ssize_t n = recv_by(fd, hdr + got, MAX_HEADER - got, deadline);
-		if (n <= 0)
-			return;
-		got += (size_t)n;
-		hdr[got] = 0;
-		end = strstr(hdr, "\r\n\r\n");
-	}
-	if (!end || sscanf(hdr, "%7s %511s", method, target) != 2) {
+	if (sscanf(c->hdr, "%7s %511s", method, target) != 2) {
 		reply_text(fd, 400, "bad request\n");
 		return;
 	}
@@ -694,27 +720,6 @@ static void handle(int fd)
 		snprintf(self, sizeof self, "%s:%u", a, (unsigned)ntohs(me.sin_port));
 	} else {
 		snprintf(self, sizeof self, "127.0.0.1");
-	}
-	if (!strcmp(method, "POST") && !strncmp(target, "/results/", 9)) {
-		size_t have;
-		cl = strcasestr(hdr, "\r\ncontent-length:");
-		if (!cl || (clen = strtoull(cl + 17, NULL, 10)) > MAX_BODY) {
-			reply_text(fd, cl ? 413 : 400, cl ? "body too large\n" : "Content-Length required\n");
-			return;
-		}
-		body = xmalloc(clen + 1);
-		have = got - (size_t)(end + 4 - hdr);
-		if (have > clen)
-			have = clen;
-		memcpy(body, end + 4, have);
-		while (have < clen) {
-			ssize_t n = recv_by(fd, body + have, clen - have, deadline);
-			if (n <= 0) {
-				free(body);
-				return;
-			}
-			have += (size_t)n;
-		}
 	}
 	if (!strncmp(target, "/boot/", 6) || !strncmp(target, "/results/", 9)) {
 		int isboot = target[1] == 'b';
@@ -728,7 +733,7 @@ static void handle(int fd)
 		} else if (isboot) {
 			boot_script(fd, mac, self);
 		} else {
-			receive(fd, mac, body, clen);
+			receive(fd, mac, c->body ? c->body : "", c->clen);
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
@@ -736,21 +741,69 @@ static void handle(int fd)
 		reply(fd, 200, "text/plain", s.s ? s.s : "", s.len);
 		sb_free(&s);
 	} else if (!strcmp(method, "GET")) {
-		/* Files (a kernel is 10-15 MB) go out from a child, so that one
-		 * slow target does not hold up the others' scripts and uploads;
-		 * those stay in this process, one at a time, so the per-target
-		 * state needs no locking. */
-		pid_t pid = fork();
+		/* a kernel is 10-15 MB: a slow target must not hold the others */
+		pid_t pid;
+		while (children && waitpid(-1, NULL, WNOHANG) > 0)
+			children--;
+		if (children >= MAX_CHILDREN) {
+			reply_text(fd, 503, "busy: too many downloads at once, try again\n");
+			return;
+		}
+		pid = fork();
 		if (pid == 0) {
+			child_close_others(fd);
 			serve_file(fd, target + 1);
 			_exit(0);
 		}
-		if (pid < 0)
+		if (pid > 0)
+			children++;
+		else
 			serve_file(fd, target + 1);
 	} else {
 		reply_text(fd, 405, "not allowed\n");
 	}
-	free(body);
+}
+
+/* Read what the client sent; returns 1 when the request is complete, 0 to
+ * wait for more, -1 to drop the connection (answered or gone). */
+static int conn_read(struct conn *c)
+{
+	ssize_t n;
+	if (!c->end) {
+		n = recv(c->fd, c->hdr + c->got, MAX_HEADER - c->got, 0);
+		if (n <= 0)
+			return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
+		c->got += (size_t)n;
+		c->hdr[c->got] = 0;
+		c->end = strstr(c->hdr, "\r\n\r\n");
+		if (!c->end) {
+			if (c->got >= MAX_HEADER) {
+				reply_text(c->fd, 400, "bad request (header too large)\n");
+				return -1;
+			}
+			return 0;
+		}
+		if (!strncmp(c->hdr, "POST ", 5)) {
+			char *cl = strcasestr(c->hdr, "\r\ncontent-length:");
+			size_t extra = c->got - (size_t)(c->end + 4 - c->hdr);
+			if (!cl && strncmp(c->hdr, "POST /results/", 14))
+				return 1;	/* no body: the route refuses the method */
+			if (!cl || (c->clen = strtoull(cl + 17, NULL, 10)) > MAX_BODY) {
+				reply_text(c->fd, cl ? 413 : 400, cl ? "body too large\n" : "Content-Length required\n");
+				return -1;
+			}
+			c->body = xmalloc(c->clen + 1);
+			c->have = extra < c->clen ? extra : c->clen;
+			memcpy(c->body, c->end + 4, c->have);
+			c->deadline = time(NULL) + HEADER_SECONDS + (time_t)(c->clen / BODY_RATE);
+		}
+		return !c->body || c->have == c->clen;
+	}
+	n = recv(c->fd, c->body + c->have, c->clen - c->have, 0);
+	if (n <= 0)
+		return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
+	c->have += (size_t)n;
+	return c->have == c->clen;
 }
 
 static int serve(const char *bind_addr, long port)
@@ -758,35 +811,84 @@ static int serve(const char *bind_addr, long port)
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((unsigned short)port) };
 	socklen_t sl = sizeof sa;
 	struct sigaction act = { .sa_handler = on_stop };
-	int one = 1, lfd;
+	struct pollfd pfd[MAX_CONNS + 1];
+	int one = 1;
 
 	if (inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1)
 		die(EXIT_BADINPUT, "bad --bind \"%s\" (a numeric IPv4 address)", bind_addr);
-	sigaction(SIGINT, &act, NULL);	/* no SA_RESTART: accept() returns EINTR */
+	sigaction(SIGINT, &act, NULL);	/* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit fails the write (EFBIG), not the server */
-	signal(SIGCHLD, SIG_IGN);	/* file senders reap themselves */
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	for (size_t i = 0; i < MAX_CONNS; i++)
+		conns[i].fd = -1;
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (lfd < 0)
 		die_sys(EXIT_SYSFAIL, "socket");
+	/* a restarted server binds while old connections linger */
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to listen on %s:%ld", bind_addr, port);
-	if (listen(lfd, 64) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0)
+	if (listen(lfd, 128) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0)
 		die_sys(EXIT_SYSFAIL, "listen");
 	printf("serving %s at http://%s:%u/\n", root, bind_addr, (unsigned)ntohs(sa.sin_port));
 	fflush(stdout);
 	while (!stopping) {
-		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (c < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
+		size_t n = 0, map[MAX_CONNS];
+		time_t now = time(NULL);
+		int r;
+		pfd[n].fd = lfd;
+		pfd[n++].events = POLLIN;
+		for (size_t i = 0; i < MAX_CONNS; i++) {
+			if (conns[i].fd < 0)
 				continue;
-			die_sys(EXIT_SYSFAIL, "accept");
+			if (now >= conns[i].deadline) {
+				conn_close(&conns[i]);	/* too slow: its slot goes to someone else */
+				continue;
+			}
+			map[n - 1] = i;
+			pfd[n].fd = conns[i].fd;
+			pfd[n++].events = POLLIN;
 		}
-		handle(c);
-		close(c);
+		r = poll(pfd, n, 1000);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			die_sys(EXIT_SYSFAIL, "poll");
+		}
+		while (children && waitpid(-1, NULL, WNOHANG) > 0)
+			children--;
+		for (size_t k = 1; k < n; k++) {
+			struct conn *c = &conns[map[k - 1]];
+			int done;
+			if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			done = conn_read(c);
+			if (done > 0)
+				respond(c);
+			if (done != 0)
+				conn_close(c);
+		}
+		if (pfd[0].revents & POLLIN)
+			for (;;) {
+				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+				size_t i;
+				if (fd < 0)
+					break;
+				for (i = 0; i < MAX_CONNS && conns[i].fd >= 0; i++)
+					;
+				if (i == MAX_CONNS) {
+					reply_text(fd, 503, "busy: too many connections, try again\n");
+					close(fd);
+					continue;
+				}
+				conns[i].fd = fd;
+				conns[i].deadline = time(NULL) + HEADER_SECONDS;
+			}
 	}
+	for (size_t i = 0; i < MAX_CONNS; i++)
+		if (conns[i].fd >= 0)
+			conn_close(&conns[i]);
 	close(lfd);
 	fprintf(stderr, "bootbench pxe: stopped\n");
 	return 0;

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 28
+plan 32
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -128,4 +128,38 @@ size2=$(stat -c %s "$F")
 is "$(post "$T/three.jsonl") $(stat -c %s "$F")" "413 $size2" "past --quota: 413, nothing appended"
 ok "... with a log line saying why" grep -q 'refused: .* the quota is 4096' "$T/serve.out"
 stop
+
+# --- many connections ---------------------------------------------------------
+# Connections were served one at a time: one idle client held every target
+# for 60 s; download children kept the listening socket, so a restarted
+# server could not bind.
+start
+port=${U##*:}
+python3 - "$port" 200 30 >"$T/idle.out" 2>&1 <<'PY' &
+import socket, sys, time
+port, n, hold = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(n)]
+print("open", len(socks), flush=True)
+time.sleep(hold)
+PY
+IP=$!
+for _ in $(seq 100); do grep -q '^open' "$T/idle.out" && break; sleep 0.1; done
+t=$(curl -s -o "$T/body" -w '%{http_code} %{time_total}' "$U/boot/$M2")
+ok "200 idle connections open ($(cat "$T/idle.out")): a /boot answer still takes under a second ($t s)" \
+	awk -v t="$t" 'BEGIN { split(t, a, " "); exit !(a[1] == 200 && a[2] < 1) }'
+kill "$IP" 2>/dev/null; wait "$IP" 2>/dev/null
+head -c $((8 << 20)) /dev/urandom >"$R/kernels/A/big"
+dl=
+for i in $(seq 40); do curl -s --limit-rate 20k -o /dev/null -w '%{http_code}\n' "$U/kernels/A/big" >>"$T/dl.codes" & dl="$dl $!"; done
+sleep 2
+kids=$(pgrep -P "$SP" | wc -l)
+ok "40 slow downloads: at most 32 senders at once ($kids)" test "$kids" -le 32 -a "$kids" -ge 1
+stop
+"$BB" pxe serve "$R" --port "$port" >"$T/serve2.out" 2>&1 &
+SP=$!
+for _ in $(seq 50); do grep -q '^serving' "$T/serve2.out" && break; sleep 0.1; done
+ok "restarted while the downloads go on, the server binds its port again" grep -q "^serving .*:$port/" "$T/serve2.out"
+stop
+kill $dl 2>/dev/null; wait $dl 2>/dev/null
+ok "downloads past the cap were told 503 (busy), not left hanging" grep -q '^503$' "$T/dl.codes"
 done_testing
