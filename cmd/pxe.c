@@ -7,6 +7,7 @@
  */
 const char pxe_usage[] =
 "usage: bootbench pxe serve ROOT [--bind ADDR] [--port P] [--quota SIZE]\n"
+"                            [--min-boot-seconds S]\n"
 "       bootbench pxe status ROOT\n"
 "\n"
 "ROOT is a boot root laid out by scripts/pxe-serve: userland.cpio.gz,\n"
@@ -17,10 +18,13 @@ const char pxe_usage[] =
 "  finally    what a target gets once its schedule is done: poweroff, or\n"
 "             exit (iPXE returns to the BIOS: boot the local disk)\n"
 "serve answers\n"
-"  GET /boot/MAC      the iPXE script of the target's next boot; each answer\n"
-"                     counts as one boot (kept in targets/MAC/state, so a\n"
-"                     restarted server resumes the schedule)\n"
-"  POST /results/MAC  JSON lines of records (at most 32 MiB, a line at most\n"
+"  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
+"                     token in its upload URL (kept in targets/MAC/state and\n"
+"                     tokens, so a restarted server resumes the schedule); asked\n"
+"                     again before that boot reported and within\n"
+"                     --min-boot-seconds (default 10), it is the same boot\n"
+"  POST /results/MAC/TOKEN  JSON lines of records, with a token this server\n"
+"                     gave the target (else 403); at most 32 MiB, a line at most\n"
 "                     one record's 4 MiB); appended to targets/MAC/records.jsonl\n"
 "                     unless already there. The file is append-only: read\n"
 "                     once per server run (streamed) for the keys of its\n"
@@ -32,6 +36,8 @@ const char pxe_usage[] =
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
 "  --quota SIZE  bytes of records.jsonl a target may reach (default 1G)\n"
+"Tokens travel in clear on the lab segment: they stop accidents and casual\n"
+"forgery (a stray POST, an upload to another target's URL), not a sniffer.\n"
 "status prints, per target, the boots served, the records received and the\n"
 "boots that sent nothing (hung, or their upload failed: their records come\n"
 "with the next boot's upload).\n"
@@ -60,6 +66,7 @@ const char pxe_usage[] =
 #include "commands.h"
 #include "defaults.h"
 #include "err.h"
+#include "gpt.h"
 #include "hash.h"
 #include "json.h"
 #include "sbuf.h"
@@ -128,18 +135,26 @@ static void tlog(const char *mac, const char *fmt, ...)
 struct state {
 	long served;	/* boots handed out */
 	long reported;	/* the highest boot number that sent records */
+	long long served_at;	/* when the last boot was handed out (epoch s) */
+	char token[33];	/* the last boot's token: 16 random bytes, hex */
 };
 
 static void state_read(const char *mac, struct state *st)
 {
 	char *s = tread(mac, "state"), *p;
 	st->served = st->reported = 0;
+	st->served_at = 0;
+	st->token[0] = 0;
 	if (!s)
 		return;
 	if ((p = strstr(s, "served=")))
 		st->served = strtol(p + 7, NULL, 10);
 	if ((p = strstr(s, "reported=")))
 		st->reported = strtol(p + 9, NULL, 10);
+	if ((p = strstr(s, "served_at=")))
+		st->served_at = strtoll(p + 10, NULL, 10);
+	if ((p = strstr(s, "token=")))
+		snprintf(st->token, sizeof st->token, "%.*s", (int)strspn(p + 6, "0123456789abcdef"), p + 6);
 	free(s);
 }
 
@@ -151,7 +166,8 @@ static int state_write(const char *mac, const struct state *st)
 	if (f) {
 		/* durable before it replaces the old one: a power cut must not
 		 * leave an empty state (the rotation would start over) */
-		int ok = fprintf(f, "served=%ld\nreported=%ld\n", st->served, st->reported) > 0 &&
+		int ok = fprintf(f, "served=%ld\nreported=%ld\nserved_at=%lld\ntoken=%s\n", st->served, st->reported,
+				 st->served_at, st->token) > 0 &&
 			 fflush(f) == 0 && fsync(fileno(f)) == 0;
 		if (fclose(f) == 0 && ok && rename(tmp, p) == 0)
 			rc = 0;
@@ -259,6 +275,60 @@ static void serve_file(int fd, const char *rel)
 	"initrd --name userland-id.cpio.gz http://%s/userland-id.cpio.gz\n" \
 	"initrd --name modules.cpio.gz http://%s/kernels/%s/modules.cpio.gz\n"
 
+/* ---- per-boot tokens ------------------------------------------------------
+ *
+ * Each boot handed out gets a token, in the upload URL its kernel command
+ * line carries (/results/MAC/TOKEN); an upload must present a token this
+ * server gave that target, and it reports the boot the token belongs to.
+ * targets/MAC/tokens keeps them all ("BOOT TOKEN" lines): a boot's records
+ * may come with a later boot's upload. Threat model: the lab segment sees
+ * the token in clear (iPXE fetches the script over HTTP). It stops
+ * accidents and casual forgery (a stray curl, a host replaying a captured
+ * upload to another target's URL, a scanner's POSTs), not someone who
+ * sniffs the segment. */
+
+static long min_boot_seconds = 10;	/* --min-boot-seconds: below any real boot cycle (POST, PXE, kernel, plan) */
+
+static void new_token(char out[33])
+{
+	unsigned char b[16];
+	random_bytes(b, sizeof b);
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+/* The boot a token was handed out with, or 0. */
+static long token_boot(const char *mac, const char *token)
+{
+	char *s = tread(mac, "tokens"), *line, *save = NULL;
+	long boot = 0;
+	if (strlen(token) != 32 || strspn(token, "0123456789abcdef") != 32) {
+		free(s);
+		return 0;
+	}
+	for (line = s ? strtok_r(s, "\n", &save) : NULL; line && !boot; line = strtok_r(NULL, "\n", &save)) {
+		char t[40];
+		long b;
+		if (sscanf(line, "%ld %39s", &b, t) == 2 && !strcmp(t, token))
+			boot = b;
+	}
+	free(s);
+	return boot;
+}
+
+static int token_add(const char *mac, long boot, const char *token)
+{
+	char *p = tpath(mac, "tokens");
+	FILE *f = fopen(p, "a");
+	int ok = f && fprintf(f, "%ld %s\n", boot, token) > 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	if (f)
+		fclose(f);
+	if (!ok)
+		warn_sys("unable to write %s", p);
+	free(p);
+	return ok ? 0 : -1;
+}
+
 static void boot_script(int fd, const char *mac, const char *self)
 {
 	char *names[MAX_SCHEDULE], *args, *finally;
@@ -272,6 +342,28 @@ static void boot_script(int fd, const char *mac, const char *self)
 		return;
 	}
 	state_read(mac, &st);
+	/* The boot in flight asked again (a retried DHCP/PXE, or a stranger's
+	 * GET): it is the same boot with the same token, until it reported or
+	 * --min-boot-seconds passed. A boot counts once per token. */
+	if (st.served > 0 && st.served <= (long)n && st.served > st.reported && st.token[0] &&
+	    (long long)time(NULL) - st.served_at < min_boot_seconds) {
+		const char *k = names[st.served - 1];
+		args = tread(mac, "args");
+		if (args)
+			args[strcspn(args, "\n")] = 0;
+		tlog(mac, "asked again for boot %ld (%s) %lld s after it was handed out, before it reported: the same boot",
+		     st.served, k, (long long)time(NULL) - st.served_at);
+		sb_printf(&s, "#!ipxe\n"
+			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
+			      "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
+			      "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
+			      "bootbench.upload=http://%s/results/%s/%s " INITRD_ARGS "\n"
+			      INITRD_LINES
+			      "boot\n",
+			  mac, st.served, n, k, self, k, args ? args : "", self, mac, st.token, self, self, self, k);
+		free(args);
+		goto send;
+	}
 	if (st.served > st.reported && st.served > 0)
 		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
 		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
@@ -305,20 +397,28 @@ static void boot_script(int fd, const char *mac, const char *self)
 		if (args)
 			args[strcspn(args, "\n")] = 0;
 		st.served++;
-		state_write(mac, &st);
+		st.served_at = (long long)time(NULL);
+		new_token(st.token);
+		if (token_add(mac, st.served, st.token) < 0 || state_write(mac, &st) < 0) {
+			reply_text(fd, 500, "#!ipxe\necho bootbench: the boot server cannot write its state\nexit\n");
+			free(args);
+			goto out;
+		}
 		tlog(mac, "boot %ld of %zu: kernel %s", st.served, n, k);
 		sb_printf(&s, "#!ipxe\n"
 			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
 			      /* ours first: a target's args may still override it */
 			      "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
 			      "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
-			      "bootbench.upload=http://%s/results/%s " INITRD_ARGS "\n"
+			      "bootbench.upload=http://%s/results/%s/%s " INITRD_ARGS "\n"
 			      INITRD_LINES
 			      "boot\n",
-			  mac, st.served, n, k, self, k, args ? args : "", self, mac, self, self, self, k);
+			  mac, st.served, n, k, self, k, args ? args : "", self, mac, st.token, self, self, self, k);
 		free(args);
 	}
+send:
 	reply(fd, 200, "text/plain", s.s, s.len);
+out:
 	sb_free(&s);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -496,7 +596,7 @@ static struct store *store_of(const char *mac)
 	return st;
 }
 
-static void receive(int fd, const char *mac, const char *body, size_t len)
+static void receive(int fd, const char *mac, const char *token, const char *body, size_t len)
 {
 	char *p = tpath(mac, "records.jsonl");
 	struct store *store;
@@ -508,12 +608,19 @@ static void receive(int fd, const char *mac, const char *body, size_t len)
 	size_t nsched = schedule_read(mac, sched, MAX_SCHEDULE);
 	struct stat sb;
 	int wfd = -1;
+	long boot;
 
 	for (size_t i = 0; i < nsched; i++)
 		free(sched[i]);
 	if (!nsched) {
 		tlog(mac, "sent records, but is not a target of this server: refused");
 		reply_text(fd, 404, "not a target of this server\n");
+		free(p);
+		return;
+	}
+	if (!(boot = token_boot(mac, token))) {
+		tlog(mac, "an upload without a token this server gave the target (%zu bytes): refused", len);
+		reply_text(fd, 403, "no valid token: upload to the URL of the boot's command line\n");
 		free(p);
 		return;
 	}
@@ -600,8 +707,8 @@ static void receive(int fd, const char *mac, const char *body, size_t len)
 		struct state st;
 		state_read(mac, &st);
 		/* an empty or all-damaged upload does not count as a report */
-		if (fresh || dup) {
-			st.reported = st.served;
+		if ((fresh || dup) && boot > st.reported) {
+			st.reported = boot;
 			state_write(mac, &st);
 		}
 		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged\n", fresh, dup, bad);
@@ -723,8 +830,13 @@ static void respond(struct conn *c)
 	}
 	if (!strncmp(target, "/boot/", 6) || !strncmp(target, "/results/", 9)) {
 		int isboot = target[1] == 'b';
-		char mac[18];
-		if (!mac_normal(target + (isboot ? 6 : 9), mac)) {
+		const char *m = target + (isboot ? 6 : 9), *token = "";
+		char mac[18], in[18];
+		snprintf(in, sizeof in, "%.17s", m);
+		if (!isboot && strlen(m) > 17 && m[17] == '/')
+			token = m + 18;
+		if ((isboot ? strlen(m) != 17 : strlen(m) < 17 || (strlen(m) > 17 && m[17] != '/')) ||
+		    !mac_normal(in, mac)) {
 			reply_text(fd, 400, "bad MAC address in the path\n");
 		} else if (isboot && strcmp(method, "GET")) {
 			reply_text(fd, 405, "GET only\n");
@@ -733,7 +845,7 @@ static void respond(struct conn *c)
 		} else if (isboot) {
 			boot_script(fd, mac, self);
 		} else {
-			receive(fd, mac, c->body ? c->body : "", c->clen);
+			receive(fd, mac, token, c->body ? c->body : "", c->clen);
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
@@ -908,7 +1020,12 @@ int pxe_main(int argc, char **argv)
 	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))
 		die(EXIT_BADINPUT, "%s is not a directory (lay one out with scripts/pxe-serve)", root);
 	for (int i = 3; i < argc; i++) {
-		if (!strcmp(argv[i], "--bind") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--min-boot-seconds") && i + 1 < argc) {
+			char *e;
+			min_boot_seconds = strtol(argv[++i], &e, 10);
+			if (!*argv[i] || *e || min_boot_seconds < 0 || min_boot_seconds > 86400)
+				die(EXIT_BADINPUT, "bad --min-boot-seconds \"%s\" (0..86400)", argv[i]);
+		} else if (!strcmp(argv[i], "--bind") && i + 1 < argc) {
 			bind_addr = argv[++i];
 		} else if (!strcmp(argv[i], "--port") && i + 1 < argc) {
 			char *e;

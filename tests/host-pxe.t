@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 32
+plan 36
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -18,8 +18,8 @@ echo "console=ttyS1,115200 panic=-1 bootbench.plan=light" >"$R/targets/$M/args"
 echo poweroff >"$R/targets/$M/finally"
 echo secret >"$T/outside"
 
-start() {
-	"$BB" pxe serve "$R" --port 0 >"$T/serve.out" 2>&1 &
+start() {	# --min-boot-seconds 0: a GET is the next boot at once (the default, 10 s, is tested below)
+	"$BB" pxe serve "$R" --port 0 --min-boot-seconds 0 "$@" >"$T/serve.out" 2>&1 &
 	SP=$!
 	for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
 	U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
@@ -27,16 +27,17 @@ start() {
 stop() { kill "$SP"; wait "$SP" 2>/dev/null; }
 get() { curl -s -o "$T/body" -w '%{http_code}' "$U$1"; }
 kernel_of() { sed -n 's|^kernel http://[^/]*/kernels/\([^/]*\)/vmlinuz .*|\1|p' "$T/body"; }
+upload_url() { sed -n 's|^kernel .* bootbench.upload=\([^ ]*\) .*|\1|p' "$T/body"; }
 
 start
 seq=
 for i in 1 2; do get /boot/52:54:00:AA:BB:CC >/dev/null; seq="$seq$(kernel_of)"; done
 stop
 start	# a restarted server resumes the schedule
-for i in 3 4; do get /boot/$M >/dev/null; seq="$seq$(kernel_of)"; done
+for i in 3 4; do get /boot/$M >/dev/null; seq="$seq$(kernel_of)"; [ $i = 3 ] && UP3=$(upload_url); [ $i = 4 ] && UP4=$(upload_url); done
 is "$seq" ABBA "the target is handed A B B A, across a server restart (MAC in either spelling)"
 ok "the script passes the target's args, reboot, and iPXE's address for the upload" \
-	grep -q 'vmlinuz raid=noautodetect console=ttyS1,115200 panic=-1 bootbench.plan=light bootbench.reboot=1 bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} bootbench.upload=http://127.0.0.1:[0-9]*/results/52-54-00-aa-bb-cc initrd=userland.cpio.gz initrd=userland-id.cpio.gz initrd=modules.cpio.gz$' "$T/body"
+	grep -q 'vmlinuz raid=noautodetect console=ttyS1,115200 panic=-1 bootbench.plan=light bootbench.reboot=1 bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} bootbench.upload=http://127.0.0.1:[0-9]*/results/52-54-00-aa-bb-cc/[0-9a-f]\{32\} initrd=userland.cpio.gz initrd=userland-id.cpio.gz initrd=modules.cpio.gz$' "$T/body"
 ok "the initrds are named, as UEFI iPXE needs them for initrd=" \
 	test "$(grep -c '^initrd --name [a-z.-]*cpio.gz http://' "$T/body")" = 3
 get /boot/$M >/dev/null
@@ -49,9 +50,14 @@ ok "the server noted that boot 4 sent no records" grep -q 'boot 4 (A) sent no re
 cat "$T/r1.jsonl" "$T/r1.jsonl" "$T/r2.jsonl" >"$T/up.jsonl"
 echo 'not json' >>"$T/up.jsonl"
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/results/$M")
+is "$code" 403 "an upload without a token is refused (403)"
+code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/results/$M/0123456789abcdef0123456789abcdef")
+is "$code" 403 "... and one with a token this server never gave"
+code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$UP4")
 is "$code $(cat "$T/body")" "200 stored 2 new records, 1 already here, 1 damaged" "an upload is stored once per record"
-code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r2.jsonl" "$U/results/$M")
-is "$code $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" "a repeated upload adds nothing"
+code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r2.jsonl" "$UP3")
+is "$code $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" \
+	"a repeated upload adds nothing (with an earlier boot's token: records may come late)"
 is "$("$BB" collect "$R/targets/$M/records.jsonl" 2>/dev/null | wc -l)" 2 "records.jsonl holds the 2 records, readable by collect"
 
 is "$(get /boot/52-54-00-00-00-01)" 404 "a machine that is not a target gets 404"
@@ -76,7 +82,9 @@ echo A >"$R/targets/$M2/schedule"
 awk 'BEGIN { for (i = 1; i <= 2700000; i++) printf "{\"seq\":%d,\"boot_id\":\"00\",\"type\":\"event\",\"data\":{\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}}\n", i }' >"$F"
 size0=$(stat -c %s "$F") last=$(tail -n 1 "$F")
 start
-post() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$U/results/$M2"; }
+get /boot/$M2 >/dev/null
+UP=$(upload_url) TOK=${UP##*/}
+post() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$U/results/$M2/$TOK"; }
 printf '%s\n' "$last" >"$T/last.jsonl"
 is "$(post "$T/last.jsonl") $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" \
 	"a $((size0 >> 20)) MiB history: its last line (past 256 MiB) is known, not stored twice"
@@ -120,13 +128,27 @@ post "$T/empty" >/dev/null
 is "$(cat "$R/targets/$M2/state")" "$reported" "an empty POST does not mark the target as reported"
 stop
 # the quota: a target at its limit gets 413, the file is not touched
-"$BB" pxe serve "$R" --port 0 --quota 4K >"$T/serve.out" 2>&1 &
-SP=$!
-for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
-U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
+start --quota 4K
 size2=$(stat -c %s "$F")
 is "$(post "$T/three.jsonl") $(stat -c %s "$F")" "413 $size2" "past --quota: 413, nothing appended"
 ok "... with a log line saying why" grep -q 'refused: .* the quota is 4096' "$T/serve.out"
+stop
+
+# --- a boot counts once per token -----------------------------------------
+M3=52-54-00-aa-bb-03
+mkdir -p "$R/targets/$M3"
+printf 'A\nB\n' >"$R/targets/$M3/schedule"
+"$BB" pxe serve "$R" --port 0 >"$T/serve.out" 2>&1 &
+SP=$!
+for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
+U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
+for i in 1 2 3 4 5 6; do get /boot/$M3 >/dev/null; echo "$(kernel_of) $(upload_url)"; done >"$T/six"
+is "$(cut -d' ' -f1 "$T/six" | tr -d '\n') $(cut -d' ' -f2 "$T/six" | sort -u | wc -l)" "AAAAAA 1" \
+	"six quick GETs of /boot (a stranger, or PXE retries): one boot, one token, the schedule does not move"
+"$BB" run null >"$T/r3.jsonl" 2>/dev/null
+curl -s -o /dev/null --data-binary @"$T/r3.jsonl" "$(head -n 1 "$T/six" | cut -d' ' -f2)"
+get /boot/$M3 >/dev/null
+is "$(kernel_of)" B "once that boot reported, the next GET is the next boot"
 stop
 
 # --- many connections ---------------------------------------------------------
