@@ -329,6 +329,25 @@ static int token_add(const char *mac, long boot, const char *token)
 	return ok ? 0 : -1;
 }
 
+/* The iPXE script of boot st->served (kernel k), with its token. */
+static void boot_text(struct sbuf *s, const char *mac, const char *self, const struct state *st, size_t n,
+		      const char *k)
+{
+	char *args = tread(mac, "args");
+	if (args)
+		args[strcspn(args, "\n")] = 0;
+	sb_printf(s, "#!ipxe\n"
+		     "echo bootbench: %s boot %ld of %zu: kernel %s\n"
+		     /* ours first: a target's args may still override it */
+		     "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
+		     "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
+		     "bootbench.upload=http://%s/results/%s/%s " INITRD_ARGS "\n"
+		     INITRD_LINES
+		     "boot\n",
+		 mac, st->served, n, k, self, k, args ? args : "", self, mac, st->token, self, self, self, k);
+	free(args);
+}
+
 static void boot_script(int fd, const char *mac, const char *self)
 {
 	char *names[MAX_SCHEDULE], *args, *finally;
@@ -347,21 +366,9 @@ static void boot_script(int fd, const char *mac, const char *self)
 	 * --min-boot-seconds passed. A boot counts once per token. */
 	if (st.served > 0 && st.served <= (long)n && st.served > st.reported && st.token[0] &&
 	    (long long)time(NULL) - st.served_at < min_boot_seconds) {
-		const char *k = names[st.served - 1];
-		args = tread(mac, "args");
-		if (args)
-			args[strcspn(args, "\n")] = 0;
 		tlog(mac, "asked again for boot %ld (%s) %lld s after it was handed out, before it reported: the same boot",
-		     st.served, k, (long long)time(NULL) - st.served_at);
-		sb_printf(&s, "#!ipxe\n"
-			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
-			      "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
-			      "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
-			      "bootbench.upload=http://%s/results/%s/%s " INITRD_ARGS "\n"
-			      INITRD_LINES
-			      "boot\n",
-			  mac, st.served, n, k, self, k, args ? args : "", self, mac, st.token, self, self, self, k);
-		free(args);
+		     st.served, names[st.served - 1], (long long)time(NULL) - st.served_at);
+		boot_text(&s, mac, self, &st, n, names[st.served - 1]);
 		goto send;
 	}
 	if (st.served > st.reported && st.served > 0)
@@ -393,28 +400,15 @@ static void boot_script(int fd, const char *mac, const char *self)
 		free(finally);
 	} else {
 		const char *k = names[st.served];
-		args = tread(mac, "args");
-		if (args)
-			args[strcspn(args, "\n")] = 0;
 		st.served++;
 		st.served_at = (long long)time(NULL);
 		new_token(st.token);
 		if (token_add(mac, st.served, st.token) < 0 || state_write(mac, &st) < 0) {
 			reply_text(fd, 500, "#!ipxe\necho bootbench: the boot server cannot write its state\nexit\n");
-			free(args);
 			goto out;
 		}
 		tlog(mac, "boot %ld of %zu: kernel %s", st.served, n, k);
-		sb_printf(&s, "#!ipxe\n"
-			      "echo bootbench: %s boot %ld of %zu: kernel %s\n"
-			      /* ours first: a target's args may still override it */
-			      "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
-			      "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
-			      "bootbench.upload=http://%s/results/%s/%s " INITRD_ARGS "\n"
-			      INITRD_LINES
-			      "boot\n",
-			  mac, st.served, n, k, self, k, args ? args : "", self, mac, st.token, self, self, self, k);
-		free(args);
+		boot_text(&s, mac, self, &st, n, k);
 	}
 send:
 	reply(fd, 200, "text/plain", s.s, s.len);
