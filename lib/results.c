@@ -174,6 +174,46 @@ static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uin
 	return 0;
 }
 
+/* Whether the last byte of the payload of the record at pos (its header
+ * valid) is zero: the sector holding it was never written. */
+static int last_byte_unwritten(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t pos)
+{
+	unsigned char hb[RS_REC_HDR], b = 1;
+	uint32_t len;
+	if (rd(rctx, hb, RS_REC_HDR, pos) != RS_REC_HDR)
+		return 0;
+	len = le32(hb + 52);
+	if (!len || pos + RS_REC_HDR + len > h->size)
+		return 0;
+	return rd(rctx, &b, 1, pos + RS_REC_HDR + len - 1) == 1 && b == 0;
+}
+
+/* The first block at or after from that is all zeros (free space), or the
+ * partition's end: the writer appends there, so that bytes after the last
+ * record that are not free space (damage) stay for a reader to report. */
+static uint64_t past_garbage(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from,
+			     unsigned char *chunk, int *ioerr)
+{
+	for (uint64_t base = from; base < h->size; base += SCAN_CHUNK) {
+		uint64_t want = h->size - base < SCAN_CHUNK ? h->size - base : SCAN_CHUNK;
+		long got = rd(rctx, chunk, want, base);
+		if (got < 0) {
+			*ioerr = 1;
+			return from;
+		}
+		for (uint64_t o = 0; o + h->block <= (uint64_t)got; o += h->block) {
+			uint64_t k = 0;
+			while (k < h->block && !chunk[o + k])
+				k++;
+			if (k == h->block)
+				return base + o;
+		}
+		if ((uint64_t)got < want)
+			break;
+	}
+	return h->size;
+}
+
 /* A record whose header is valid and whose payload is not is damage when
  * anything valid follows it, and a torn write (a power cut: never
  * acknowledged) when it is the last thing there: its report waits until the
@@ -250,44 +290,36 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 				pos = next;
 				continue;
 			}
-			/* the end; a record magic here means a write was cut short,
-			 * unless its payload is whole: then the header was damaged
-			 * after the record was written, and the record is lost */
+			/* The end. A record magic with a header that does not check
+			 * is damage, never a torn write: the 64-byte header lies in
+			 * one sector, which a power cut writes whole or not at all. */
 			if (got >= 8 && !memcmp(hb, RS_REC_MAGIC, 8) && !memcmp(hb + 8, h->instance, 16 < got - 8 ? 16 : got - 8)) {
-				uint32_t len = got == RS_REC_HDR ? le32(hb + 52) : 0;
-				uint64_t span = (RS_REC_HDR + (uint64_t)len + h->block - 1) / h->block * h->block;
-				int whole = 0;
 				settle(&pd, ops, ctx, res);
-				if (got == RS_REC_HDR && len && len <= RECORD_PAYLOAD_MAX && pos + span <= h->size) {
-					payload = xrealloc(payload, len + 1);
-					got = rd(rctx, payload, len, pos + RS_REC_HDR);
-					whole = got == (long)len && crc32c(0, payload, len) == le32(hb + 56);
-				} else
-					span = h->size - pos < h->block ? h->size - pos : h->block;
-				if (whole) {
-					/* keep it: the next record goes after it */
-					res->ncorrupt++;
-					if (ops && ops->corrupt)
-						ops->corrupt(ctx, pos, "damaged header of the last record (its payload is whole): lost");
-					res->end = pos + span;
-				} else {
-					res->torn = span;
-					if (ops && ops->corrupt)
-						ops->corrupt(ctx, pos, "torn record at the end (its write never completed), ignored");
-				}
+				res->ncorrupt++;
+				res->tail_reported = 1;
+				if (ops && ops->corrupt)
+					ops->corrupt(ctx, pos, "damaged header of the last record: lost");
 			}
 			break;
 		}
 	}
-	if (pd.span && pd.pos + pd.span == res->end && !res->torn) {
-		/* the last record, its payload cut short: a torn write; the next
-		 * record goes over it (the writer clears it first) */
+	/* The last record with a valid header and a payload that does not
+	 * check: a torn write only if its payload's last byte never reached
+	 * the disk (free space is zeros, and a JSON payload ends in '}'); a
+	 * flipped byte in a whole record is damage. A torn record is written
+	 * over (the writer clears it first); damage never is. */
+	if (pd.span && pd.pos + pd.span == res->end && last_byte_unwritten(rd, rctx, h, pd.pos)) {
 		res->end = pd.pos;
 		res->torn = pd.span;
 		if (ops && ops->corrupt)
 			ops->corrupt(ctx, pd.pos, "torn record at the end (its payload never completed), ignored");
 	} else
 		settle(&pd, ops, ctx, res);
+	res->append = res->torn ? res->end : past_garbage(rd, rctx, h, res->end, chunk, &ioerr);
+	if (ioerr) {
+		snprintf(err, errlen, "read error while scanning after offset %llu", (unsigned long long)res->end);
+		goto fail;
+	}
 	free(chunk);
 	free(payload);
 	return 0;
@@ -498,7 +530,7 @@ int rs_writer_open(struct rs_writer *w, const struct rs_region *reg, const unsig
 	}
 	if (rs_scan(rs_fd_read, &w->reg, &w->h, ops, ctx, &res, err, errlen) < 0)
 		return -1;
-	w->end = res.end;
+	w->end = res.append;
 	w->seq = res.last_seq;
 	/* A torn record's bytes would outlive a shorter record written over
 	 * them, and a reader would take them for damage: clear them first. */

@@ -56,6 +56,9 @@ struct rs_scan_result {
 	uint64_t nrecords, ncorrupt;	/* ncorrupt: records lost to damage */
 	uint64_t torn;		/* bytes of a torn record at the end (its write never completed, so it was
 				   never acknowledged): not damage; the writer zeroes them before appending */
+	uint64_t append;	/* where the writer appends: end, or past bytes after it that are not free
+				   space (damage is kept for the reader, never written over) */
+	int tail_reported;	/* the bytes from end to append are a damaged last record, counted in ncorrupt */
 };
 
 /* Header block: encode into a zeroed 4096-byte buffer; decode validates. */

@@ -196,16 +196,20 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsig
 		return 1;
 	}
 	if (h.size > reg.size) {
-		warn("%s: header claims %llu bytes, the partition has %llu: reading what is there",
+		warn("%s: header claims %llu bytes, the partition has %llu: reading what is there (the rest is lost)",
 		     reg.desc, (unsigned long long)h.size, (unsigned long long)reg.size);
 		h.size = reg.size;
+		if (!reg.cut)
+			reg.cut = 1;	/* a bare partition cut short: counted as a loss below */
 	}
 	if (rs_scan(rs_fd_read, &reg, &h, &ops, &pc, &res, err, sizeof err) < 0) {
 		warn("%s: %s", reg.desc, err);
 		close(fd);
 		return 1;
 	}
-	dirty = dirty_tail(&reg, res.end + res.torn, h.size, &first, &checked);
+	/* past a torn record, or past a damaged last record already counted */
+	dirty = dirty_tail(&reg, res.torn ? res.end + res.torn : res.tail_reported ? res.append : res.end, h.size,
+			   &first, &checked);
 	close(fd);
 	if (dirty < 0) {
 		warn_sys("%s: unable to read past the last record", reg.desc);

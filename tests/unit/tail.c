@@ -69,7 +69,7 @@ int main(void)
 	if (fd < 0)
 		return printf("Bail out! mkstemp\n"), 1;
 	close(fd);
-	tap_plan(11);
+	tap_plan(15);
 
 	reg = fresh(3, ends);
 	read_back(&n, &lost);
@@ -88,6 +88,34 @@ int main(void)
 	pwrite_all(reg.fd, "X", 1, ends[1]);
 	read_back(&n, &lost);
 	is_int(n * 100 + (int)(lost > 0), 201, "a flipped magic on the last record: the tail is not free space, lost");
+	close(reg.fd);
+
+	/* one flipped byte in the last record's payload: damage, not a torn
+	 * write (a torn payload ends in zeros), and the next writer keeps it */
+	reg = fresh(3, ends);
+	pread_all(reg.fd, &b, 1, ends[1] + 64 + 5);
+	b ^= 0x20;
+	pwrite_all(reg.fd, &b, 1, ends[1] + 64 + 5);
+	read_back(&n, &lost);
+	is_int(n * 100 + (int)lost, 201, "a flipped payload byte in the last record: lost, not torn (was: exit 0)");
+	{
+		struct rs_writer w;
+		char err[200];
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		rs_append(&w, RS_EVENT, "{\"type\":\"event\",\"data\":{}}", 27, NULL);
+		ok(w.end > ends[2], "... the next boot appends after it, never over it");
+	}
+	read_back(&n, &lost);
+	is_int(n * 100 + (int)lost, 301, "... so it is still reported lost after the next boot (was: erased)");
+	close(reg.fd);
+
+	/* the last header's length byte: its checksum fails; damage, kept */
+	reg = fresh(3, ends);
+	pread_all(reg.fd, &b, 1, ends[1] + 52);
+	b ^= 1;
+	pwrite_all(reg.fd, &b, 1, ends[1] + 52);
+	read_back(&n, &lost);
+	is_int(n * 100 + (int)lost, 201, "a flipped length in the last header: lost, not torn (was: exit 0)");
 	close(reg.fd);
 
 	/* the record area overwritten with random bytes */
