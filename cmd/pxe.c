@@ -74,6 +74,7 @@ const char pxe_usage[] =
 #include "xio.h"
 
 #define MAX_HEADER 16384
+#define DOWNLOAD_RATE (256u << 10)	/* bytes a second a download must keep up */
 /* An upload is one boot's records: the seeds plan's largest is ~15 MiB. */
 #define MAX_BODY (32u << 20)
 /* A line longer than any record is refused before it is parsed. */
@@ -86,6 +87,7 @@ static volatile sig_atomic_t stopping;
 static void on_stop(int sig) { (void)sig; stopping = 1; }
 
 static const char *root;
+static pid_t server_pid;
 
 /* ---- target state ---------------------------------------------------- */
 
@@ -217,7 +219,7 @@ static void reply(int fd, int status, const char *ctype, const char *body, size_
 	struct sbuf h = {0};
 	const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" : status == 404 ? "Not Found" :
 			     status == 405 ? "Method Not Allowed" : status == 413 ? "Payload Too Large" :
-			     status == 503 ? "Service Unavailable" : "Internal Server Error";
+			     status == 403 ? "Forbidden" : status == 503 ? "Service Unavailable" : "Internal Server Error";
 	sb_printf(&h, "HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
 		  status, reason, ctype, len);
 	send_all(fd, h.s, h.len);
@@ -251,6 +253,10 @@ static void serve_file(int fd, const char *rel)
 		sb_free(&path);
 		return;
 	}
+	/* A sender that trickles holds a slot: the whole file must go at
+	 * DOWNLOAD_RATE at least (a 15 MB kernel: 90 s), or the sender ends. */
+	if (getpid() != server_pid)	/* never the server itself (its fork failed) */
+		alarm(30 + (unsigned)(st.st_size / DOWNLOAD_RATE));
 	sb_printf(&h, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: %lld\r\n"
 		      "Connection: close\r\n\r\n", (long long)st.st_size);
 	send_all(fd, h.s, h.len);
@@ -773,20 +779,43 @@ struct conn {
 	size_t got;		/* header bytes */
 	char *end;		/* the header's blank line, once seen */
 	char *body;
-	size_t clen, have;
-	time_t deadline;
+	size_t clen, have, cap;
+	time_t deadline;	/* the whole request */
+	time_t idle;		/* the next byte */
+	in_addr_t peer;		/* the client's address (downloads per client are capped) */
 };
 
 static struct conn conns[MAX_CONNS];
 static int lfd = -1;
 static unsigned children;
+static size_t buffered;	/* body bytes held by all connections */
+#define MAX_BUFFERED (128u << 20)
 
 static void conn_close(struct conn *c)
 {
 	close(c->fd);
+	buffered -= c->cap;
 	free(c->body);
 	memset(c, 0, sizeof *c);
 	c->fd = -1;
+}
+
+/* The file senders: at most MAX_CHILDREN, MAX_PER_CLIENT of one address. */
+#define MAX_PER_CLIENT 4
+static struct {
+	pid_t pid;
+	in_addr_t peer;
+} senders[MAX_CHILDREN];
+
+static void reap(void)
+{
+	pid_t pid;
+	while (children && (pid = waitpid(-1, NULL, WNOHANG)) > 0) {
+		for (size_t i = 0; i < MAX_CHILDREN; i++)
+			if (senders[i].pid == pid)
+				senders[i].pid = 0;
+		children--;
+	}
 }
 
 /* In a file sender: nothing of the server but this client stays open. */
@@ -796,6 +825,22 @@ static void child_close_others(int keep)
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		if (conns[i].fd >= 0 && conns[i].fd != keep)
 			close(conns[i].fd);
+}
+
+/* "/boot/MAC" or "/results/MAC[/TOKEN]": the normalised MAC (and the
+ * token, "" when none). 0 ok, -1 a malformed MAC. */
+static int route_mac(const char *target, int isboot, char mac[18], const char **token)
+{
+	const char *m = target + (isboot ? 6 : 9);
+	char in[18];
+	size_t l = strlen(m);
+	*token = "";
+	if (l < 17 || (isboot ? l != 17 : l > 17 && m[17] != '/'))
+		return -1;
+	snprintf(in, sizeof in, "%.17s", m);
+	if (!isboot && l > 17)
+		*token = m + 18;
+	return mac_normal(in, mac) ? 0 : -1;
 }
 
 /* A complete request: answer it. */
@@ -824,13 +869,9 @@ static void respond(struct conn *c)
 	}
 	if (!strncmp(target, "/boot/", 6) || !strncmp(target, "/results/", 9)) {
 		int isboot = target[1] == 'b';
-		const char *m = target + (isboot ? 6 : 9), *token = "";
-		char mac[18], in[18];
-		snprintf(in, sizeof in, "%.17s", m);
-		if (!isboot && strlen(m) > 17 && m[17] == '/')
-			token = m + 18;
-		if ((isboot ? strlen(m) != 17 : strlen(m) < 17 || (strlen(m) > 17 && m[17] != '/')) ||
-		    !mac_normal(in, mac)) {
+		const char *token;
+		char mac[18];
+		if (route_mac(target, isboot, mac, &token) < 0) {
 			reply_text(fd, 400, "bad MAC address in the path\n");
 		} else if (isboot && strcmp(method, "GET")) {
 			reply_text(fd, 405, "GET only\n");
@@ -849,9 +890,11 @@ static void respond(struct conn *c)
 	} else if (!strcmp(method, "GET")) {
 		/* a kernel is 10-15 MB: a slow target must not hold the others */
 		pid_t pid;
-		while (children && waitpid(-1, NULL, WNOHANG) > 0)
-			children--;
-		if (children >= MAX_CHILDREN) {
+		unsigned mine = 0;
+		reap();
+		for (size_t i = 0; i < MAX_CHILDREN; i++)
+			mine += senders[i].pid && senders[i].peer == c->peer;
+		if (children >= MAX_CHILDREN || mine >= MAX_PER_CLIENT) {
 			reply_text(fd, 503, "busy: too many downloads at once, try again\n");
 			return;
 		}
@@ -861,9 +904,15 @@ static void respond(struct conn *c)
 			serve_file(fd, target + 1);
 			_exit(0);
 		}
-		if (pid > 0)
+		if (pid > 0) {
+			for (size_t i = 0; i < MAX_CHILDREN; i++)
+				if (!senders[i].pid) {
+					senders[i].pid = pid;
+					senders[i].peer = c->peer;
+					break;
+				}
 			children++;
-		else
+		} else
 			serve_file(fd, target + 1);
 	} else {
 		reply_text(fd, 405, "not allowed\n");
@@ -872,10 +921,41 @@ static void respond(struct conn *c)
 
 /* Read what the client sent; returns 1 when the request is complete, 0 to
  * wait for more, -1 to drop the connection (answered or gone). */
+/* An upload is checked when its header is in, before a byte of its body is
+ * kept: a stranger (no token this server gave the target) costs no memory
+ * and holds its slot no longer than its header took. 0 go on, -1 answered. */
+static int upload_allowed(struct conn *c, const char *target)
+{
+	const char *token;
+	char mac[18], *sched[MAX_SCHEDULE];
+	size_t n;
+	if (route_mac(target, 0, mac, &token) < 0) {
+		reply_text(c->fd, 400, "bad MAC address in the path\n");
+		return -1;
+	}
+	n = schedule_read(mac, sched, MAX_SCHEDULE);
+	for (size_t i = 0; i < n; i++)
+		free(sched[i]);
+	if (!n) {
+		tlog(mac, "sent records, but is not a target of this server: refused");
+		reply_text(c->fd, 404, "not a target of this server\n");
+		return -1;
+	}
+	if (!token_boot(mac, token)) {
+		tlog(mac, "an upload without a token this server gave the target: refused");
+		reply_text(c->fd, 403, "no valid token: upload to the URL of the boot's command line\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Read what the client sent; returns 1 when the request is complete, 0 to
+ * wait for more, -1 to drop the connection (answered or gone). */
 static int conn_read(struct conn *c)
 {
 	ssize_t n;
 	if (!c->end) {
+		char method[8], target[512];
 		n = recv(c->fd, c->hdr + c->got, MAX_HEADER - c->got, 0);
 		if (n <= 0)
 			return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
@@ -889,26 +969,53 @@ static int conn_read(struct conn *c)
 			}
 			return 0;
 		}
-		if (!strncmp(c->hdr, "POST ", 5)) {
+		/* the same reading of the request line as respond()'s */
+		if (sscanf(c->hdr, "%7s %511s", method, target) != 2 || strcmp(method, "POST") ||
+		    strncmp(target, "/results/", 9))
+			return 1;	/* no body to read: respond() answers (or refuses) it */
+		{
 			char *cl = strcasestr(c->hdr, "\r\ncontent-length:");
 			size_t extra = c->got - (size_t)(c->end + 4 - c->hdr);
-			if (!cl && strncmp(c->hdr, "POST /results/", 14))
-				return 1;	/* no body: the route refuses the method */
 			if (!cl || (c->clen = strtoull(cl + 17, NULL, 10)) > MAX_BODY) {
 				reply_text(c->fd, cl ? 413 : 400, cl ? "body too large\n" : "Content-Length required\n");
 				return -1;
 			}
-			c->body = xmalloc(c->clen + 1);
+			if (upload_allowed(c, target) < 0)
+				return -1;
+			if (buffered + (c->clen < (64u << 10) ? c->clen : (64u << 10)) > MAX_BUFFERED) {
+				reply_text(c->fd, 503, "busy: too many uploads at once, try again\n");
+				return -1;
+			}
+			c->cap = c->clen < (64u << 10) ? c->clen : (64u << 10);
+			c->body = xmalloc(c->cap + 1);
+			buffered += c->cap;
 			c->have = extra < c->clen ? extra : c->clen;
+			if (c->have > c->cap) {
+				buffered += c->clen - c->cap;
+				c->cap = c->clen;
+				c->body = xrealloc(c->body, c->cap + 1);
+			}
 			memcpy(c->body, c->end + 4, c->have);
 			c->deadline = time(NULL) + HEADER_SECONDS + (time_t)(c->clen / BODY_RATE);
 		}
-		return !c->body || c->have == c->clen;
+		return c->have == c->clen;
 	}
-	n = recv(c->fd, c->body + c->have, c->clen - c->have, 0);
+	if (c->have == c->cap) {
+		/* the buffer grows with what arrives, not with what was announced */
+		size_t grow = c->cap < c->clen - c->cap ? c->cap : c->clen - c->cap;
+		if (buffered + grow > MAX_BUFFERED) {
+			reply_text(c->fd, 503, "busy: too many uploads at once, try again\n");
+			return -1;
+		}
+		c->body = xrealloc(c->body, c->cap + grow + 1);
+		c->cap += grow;
+		buffered += grow;
+	}
+	n = recv(c->fd, c->body + c->have, c->cap - c->have, 0);
 	if (n <= 0)
 		return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
 	c->have += (size_t)n;
+	c->idle = time(NULL) + HEADER_SECONDS;
 	return c->have == c->clen;
 }
 
@@ -918,6 +1025,7 @@ static int serve(const char *bind_addr, long port)
 	socklen_t sl = sizeof sa;
 	struct sigaction act = { .sa_handler = on_stop };
 	struct pollfd pfd[MAX_CONNS + 1];
+	time_t accept_pause = 0;
 	int one = 1;
 
 	if (inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1)
@@ -926,6 +1034,7 @@ static int serve(const char *bind_addr, long port)
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit fails the write (EFBIG), not the server */
+	server_pid = getpid();
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		conns[i].fd = -1;
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -943,12 +1052,12 @@ static int serve(const char *bind_addr, long port)
 		size_t n = 0, map[MAX_CONNS];
 		time_t now = time(NULL);
 		int r;
-		pfd[n].fd = lfd;
+		pfd[n].fd = now >= accept_pause ? lfd : -1;	/* poll ignores a negative fd */
 		pfd[n++].events = POLLIN;
 		for (size_t i = 0; i < MAX_CONNS; i++) {
 			if (conns[i].fd < 0)
 				continue;
-			if (now >= conns[i].deadline) {
+			if (now >= conns[i].deadline || now >= conns[i].idle) {
 				conn_close(&conns[i]);	/* too slow: its slot goes to someone else */
 				continue;
 			}
@@ -962,8 +1071,7 @@ static int serve(const char *bind_addr, long port)
 				continue;
 			die_sys(EXIT_SYSFAIL, "poll");
 		}
-		while (children && waitpid(-1, NULL, WNOHANG) > 0)
-			children--;
+		reap();
 		for (size_t k = 1; k < n; k++) {
 			struct conn *c = &conns[map[k - 1]];
 			int done;
@@ -977,10 +1085,17 @@ static int serve(const char *bind_addr, long port)
 		}
 		if (pfd[0].revents & POLLIN)
 			for (;;) {
-				int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+				struct sockaddr_in peer = { 0 };
+				socklen_t pl = sizeof peer;
+				int fd = accept4(lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 				size_t i;
-				if (fd < 0)
+				if (fd < 0) {
+					/* out of descriptors: stop asking for a second
+					 * instead of spinning on a readable socket */
+					if (errno == EMFILE || errno == ENFILE)
+						accept_pause = time(NULL) + 1;
 					break;
+				}
 				for (i = 0; i < MAX_CONNS && conns[i].fd >= 0; i++)
 					;
 				if (i == MAX_CONNS) {
@@ -989,7 +1104,8 @@ static int serve(const char *bind_addr, long port)
 					continue;
 				}
 				conns[i].fd = fd;
-				conns[i].deadline = time(NULL) + HEADER_SECONDS;
+				conns[i].deadline = conns[i].idle = time(NULL) + HEADER_SECONDS;
+				conns[i].peer = peer.sin_addr.s_addr;
 			}
 	}
 	for (size_t i = 0; i < MAX_CONNS; i++)
