@@ -145,7 +145,9 @@ $(FUZZ_OUT)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(INC) -c -o $@ $<
 
-$(FUZZ_OUT)/records: tests/fuzz/records.c $(FUZZ_OBJ)
+FUZZ_TARGETS := records plan gpt httphead
+
+$(FUZZ_OUT)/%: tests/fuzz/%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $^ -lm
 
 $(FUZZ_OUT)/mkseeds: tests/fuzz/mkseeds.c $(FUZZ_OBJ)
@@ -156,25 +158,39 @@ $(FUZZ_OUT)/.seeds: $(FUZZ_OUT)/mkseeds
 	$(FUZZ_OUT)/mkseeds $(FUZZ_OUT)/corpus
 	@touch $@
 
-fuzz-build: $(FUZZ_OUT)/records $(FUZZ_OUT)/.seeds
+fuzz-build: $(addprefix $(FUZZ_OUT)/,$(FUZZ_TARGETS)) $(FUZZ_OUT)/.seeds
 
+# Each target for FUZZ_SECONDS; the plan and GPT targets start from the
+# plans in the tree and from a results image's first sectors.
 fuzz: fuzz-build
-	@touch $(FUZZ_OUT)/.run; rc=0; \
-	echo "fuzz: $(FUZZ_OUT)/records for $(FUZZ_SECONDS) s, log in $(FUZZ_OUT)/records.log"; \
-	UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_OUT)/records -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
-		-dict=tests/fuzz/records.dict -artifact_prefix=$(FUZZ_OUT)/ -print_final_stats=1 \
-		$(FUZZ_FLAGS) $(FUZZ_OUT)/corpus >$(FUZZ_OUT)/records.log 2>&1 || rc=$$?; \
-	grep -E '^#[0-9]+' $(FUZZ_OUT)/records.log | tail -n 1; \
-	grep -E '^Done [0-9]+ runs|^stat::' $(FUZZ_OUT)/records.log; \
-	found=$$(find $(FUZZ_OUT) -maxdepth 1 -newer $(FUZZ_OUT)/.run \
-		\( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \)); \
-	if [ $$rc != 0 ] || [ -n "$$found" ]; then \
-		tail -n 60 $(FUZZ_OUT)/records.log; \
-		echo "fuzz: FAILED (libFuzzer exit $$rc); inputs kept:" $$found; \
-		echo "fuzz: reproduce with $(FUZZ_OUT)/records <input>"; \
-		exit 1; \
-	fi; \
-	echo "fuzz: no crash in $(FUZZ_SECONDS) s"
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_OUT)/corpus-$$t; \
+		case $$t in \
+		records) corpus=$(FUZZ_OUT)/corpus ;; \
+		plan) corpus=$(FUZZ_OUT)/corpus-plan; cp rootfs/overlay/etc/bootbench/plans/*.plan $$corpus/ ;; \
+		gpt) corpus=$(FUZZ_OUT)/corpus-gpt; \
+			$(B)/bootbench mkresults $(FUZZ_OUT)/gpt.img --size 4M --force 2>/dev/null && \
+			{ printf '\0'; dd if=$(FUZZ_OUT)/gpt.img bs=512 skip=1 count=33 2>/dev/null; } >$$corpus/seed-512 ;; \
+		httphead) corpus=$(FUZZ_OUT)/corpus-httphead; \
+			printf 'POST /results/52-54-00-aa-bb-cc/00ff HTTP/1.0\r\nContent-Length: 12\r\n\r\n' >$$corpus/seed-post; \
+			printf 'GET /boot/52:54:00:aa:bb:cc HTTP/1.1\r\nHost: x\r\n\r\n' >$$corpus/seed-get ;; \
+		esac; \
+		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		touch $(FUZZ_OUT)/.run; r=0; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s, log in $(FUZZ_OUT)/$$t.log"; \
+		UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_OUT)/$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+			$$dict -artifact_prefix=$(FUZZ_OUT)/$$t- -print_final_stats=1 \
+			$(FUZZ_FLAGS) $$corpus >$(FUZZ_OUT)/$$t.log 2>&1 || r=$$?; \
+		grep -E '^stat::number_of_executed_units' $(FUZZ_OUT)/$$t.log | sed "s/^/fuzz: $$t: /"; \
+		found=$$(find $(FUZZ_OUT) -maxdepth 1 -newer $(FUZZ_OUT)/.run \
+			\( -name "$$t-crash-*" -o -name "$$t-leak-*" -o -name "$$t-timeout-*" -o -name "$$t-oom-*" \)); \
+		if [ $$r != 0 ] || [ -n "$$found" ]; then \
+			tail -n 60 $(FUZZ_OUT)/$$t.log; \
+			echo "fuzz: $$t FAILED (libFuzzer exit $$r); inputs kept:" $$found; \
+			echo "fuzz: reproduce with $(FUZZ_OUT)/$$t <input>"; \
+			rc=1; \
+		else echo "fuzz: $$t: no crash in $(FUZZ_SECONDS) s"; fi; \
+	done; exit $$rc
 
 clean-fuzz:
 	rm -rf $(FUZZ_OUT)

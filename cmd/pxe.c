@@ -68,6 +68,7 @@ const char pxe_usage[] =
 #include "err.h"
 #include "gpt.h"
 #include "hash.h"
+#include "httphead.h"
 #include "json.h"
 #include "sbuf.h"
 #include "units.h"
@@ -586,7 +587,7 @@ static struct store *store_of(const char *mac)
 	snprintf(st->mac, sizeof st->mac, "%s", mac);
 	p = tpath(mac, "records.jsonl");
 	if (each_line(p, index_line, st) < 0) {
-		tlog(mac, "unable to read %s: %s", p, strerror(errno));
+		tlog(mac, "unable to store records: unable to read %s: %s", p, strerror(errno));
 		free(p);
 		free(st->seen.k);
 		return NULL;
@@ -625,7 +626,7 @@ static void receive(int fd, const char *mac, const char *token, const char *body
 		return;
 	}
 	if (!(store = store_of(mac))) {
-		reply_text(fd, 500, "unable to read the stored records\n");
+		reply_text(fd, 500, "unable to store the records\n");
 		free(p);
 		return;
 	}
@@ -778,6 +779,7 @@ struct conn {
 	char hdr[MAX_HEADER + 1];
 	size_t got;		/* header bytes */
 	char *end;		/* the header's blank line, once seen */
+	struct http_head head;	/* parsed, once end is set */
 	char *body;
 	size_t clen, have, cap;
 	time_t deadline;	/* the whole request */
@@ -846,7 +848,8 @@ static int route_mac(const char *target, int isboot, char mac[18], const char **
 /* A complete request: answer it. */
 static void respond(struct conn *c)
 {
-	char method[8], target[512], self[64];
+	const char *method = c->head.method, *target = c->head.target;
+	char self[64];
 	struct sockaddr_in me;
 	socklen_t ml = sizeof me;
 	struct timeval tv = { .tv_sec = 30 };
@@ -855,10 +858,6 @@ static void respond(struct conn *c)
 	/* answers are sent blocking, each send bounded by SO_SNDTIMEO */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-	if (sscanf(c->hdr, "%7s %511s", method, target) != 2) {
-		reply_text(fd, 400, "bad request\n");
-		return;
-	}
 	/* the address the client reached us at, for the URLs in the script */
 	if (getsockname(fd, (struct sockaddr *)&me, &ml) == 0) {
 		char a[INET_ADDRSTRLEN];
@@ -955,32 +954,31 @@ static int conn_read(struct conn *c)
 {
 	ssize_t n;
 	if (!c->end) {
-		char method[8], target[512];
+		int r;
 		n = recv(c->fd, c->hdr + c->got, MAX_HEADER - c->got, 0);
 		if (n <= 0)
 			return n < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : -1;
 		c->got += (size_t)n;
 		c->hdr[c->got] = 0;
-		c->end = strstr(c->hdr, "\r\n\r\n");
-		if (!c->end) {
-			if (c->got >= MAX_HEADER) {
-				reply_text(c->fd, 400, "bad request (header too large)\n");
-				return -1;
-			}
-			return 0;
+		r = http_head_parse(c->hdr, c->got, &c->head);
+		if (r < 0 || (r == 0 && c->got >= MAX_HEADER)) {
+			reply_text(c->fd, 400, r < 0 ? "bad request\n" : "bad request (header too large)\n");
+			return -1;
 		}
-		/* the same reading of the request line as respond()'s */
-		if (sscanf(c->hdr, "%7s %511s", method, target) != 2 || strcmp(method, "POST") ||
-		    strncmp(target, "/results/", 9))
+		if (r == 0)
+			return 0;
+		c->end = c->hdr + c->head.head_len - 4;
+		if (strcmp(c->head.method, "POST") || strncmp(c->head.target, "/results/", 9))
 			return 1;	/* no body to read: respond() answers (or refuses) it */
 		{
-			char *cl = strcasestr(c->hdr, "\r\ncontent-length:");
-			size_t extra = c->got - (size_t)(c->end + 4 - c->hdr);
-			if (!cl || (c->clen = strtoull(cl + 17, NULL, 10)) > MAX_BODY) {
-				reply_text(c->fd, cl ? 413 : 400, cl ? "body too large\n" : "Content-Length required\n");
+			size_t extra = c->got - c->head.head_len;
+			if (!c->head.has_length || c->head.length > MAX_BODY) {
+				reply_text(c->fd, c->head.has_length ? 413 : 400,
+					   c->head.has_length ? "body too large\n" : "Content-Length required\n");
 				return -1;
 			}
-			if (upload_allowed(c, target) < 0)
+			c->clen = (size_t)c->head.length;
+			if (upload_allowed(c, c->head.target) < 0)
 				return -1;
 			if (buffered + (c->clen < (64u << 10) ? c->clen : (64u << 10)) > MAX_BUFFERED) {
 				reply_text(c->fd, 503, "busy: too many uploads at once, try again\n");
