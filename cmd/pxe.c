@@ -25,7 +25,7 @@ const char pxe_usage[] =
 "                     --min-boot-seconds (default 10), it is the same boot\n"
 "  POST /results/MAC/TOKEN  JSON lines of records, with a token this server\n"
 "                     gave the target (else 403); at most 32 MiB, a line at most\n"
-"                     one record's 4 MiB); appended to targets/MAC/records.jsonl\n"
+"                     one record's 4 MiB), appended to targets/MAC/records.jsonl\n"
 "                     unless already there. The file is append-only: read\n"
 "                     once per server run (streamed) for the keys of its\n"
 "                     lines, never cut shorter than it was; 413 past the quota\n"
@@ -36,6 +36,9 @@ const char pxe_usage[] =
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
 "  --quota SIZE  bytes of records.jsonl a target may reach (default 1G)\n"
+"  --min-boot-seconds S  a /boot request for the boot in flight within S\n"
+"                s of handing it out, before it reported, answers that boot\n"
+"                again (default 10; 0: every request is the next boot)\n"
 "Tokens travel in clear on the lab segment: they stop accidents and casual\n"
 "forgery (a stray POST, an upload to another target's URL), not a sniffer.\n"
 "status prints, per target, the boots served, the records received and the\n"
@@ -597,7 +600,9 @@ static struct store *store_of(const char *mac)
 	return st;
 }
 
-static void receive(int fd, const char *mac, const char *token, const char *body, size_t len)
+/* An upload of boot `boot` of target mac, its token already checked
+ * (upload_allowed, when its header came in). */
+static void receive(int fd, const char *mac, long boot, const char *body, size_t len)
 {
 	char *p = tpath(mac, "records.jsonl");
 	struct store *store;
@@ -605,26 +610,9 @@ static void receive(int fd, const char *mac, const char *token, const char *body
 	struct sbuf add = {0}, msg = {0};
 	size_t fresh = 0, dup = 0, bad = 0, lineno = 0;
 	const char *s, *end;
-	char *sched[MAX_SCHEDULE];
-	size_t nsched = schedule_read(mac, sched, MAX_SCHEDULE);
 	struct stat sb;
 	int wfd = -1;
-	long boot;
 
-	for (size_t i = 0; i < nsched; i++)
-		free(sched[i]);
-	if (!nsched) {
-		tlog(mac, "sent records, but is not a target of this server: refused");
-		reply_text(fd, 404, "not a target of this server\n");
-		free(p);
-		return;
-	}
-	if (!(boot = token_boot(mac, token))) {
-		tlog(mac, "an upload without a token this server gave the target (%zu bytes): refused", len);
-		reply_text(fd, 403, "no valid token: upload to the URL of the boot's command line\n");
-		free(p);
-		return;
-	}
 	if (!(store = store_of(mac))) {
 		reply_text(fd, 500, "unable to store the records\n");
 		free(p);
@@ -713,7 +701,7 @@ static void receive(int fd, const char *mac, const char *token, const char *body
 			state_write(mac, &st);
 		}
 		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged\n", fresh, dup, bad);
-		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged", st.served, fresh, dup, bad);
+		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged", boot, fresh, dup, bad);
 		reply_text(fd, bad && !fresh && !dup ? 400 : 200, msg.s);
 	}
 out:
@@ -745,8 +733,15 @@ static void status_text(struct sbuf *out)
 			continue;
 		n = schedule_read(e->d_name, names, MAX_SCHEDULE);
 		state_read(e->d_name, &st);
-		recs = tpath(e->d_name, "records.jsonl");
-		each_line(recs, count_line, &nrec);	/* streamed: the file may be large */
+		/* the server's store knows the count; pxe status streams the file */
+		recs = NULL;
+		if (server_pid) {
+			struct store *sto = store_of(e->d_name);
+			nrec = sto ? (size_t)sto->lines : 0;
+		} else {
+			recs = tpath(e->d_name, "records.jsonl");
+			each_line(recs, count_line, &nrec);
+		}
 		sb_printf(out, "%s: %ld of %zu boots served, %zu records received, last boot %s%s\n", e->d_name,
 			  st.served > (long)n ? (long)n : st.served, n, nrec,
 			  st.reported >= st.served ? "reported" : "has not reported",
@@ -780,6 +775,7 @@ struct conn {
 	size_t got;		/* header bytes */
 	char *end;		/* the header's blank line, once seen */
 	struct http_head head;	/* parsed, once end is set */
+	long boot;		/* an upload: the boot its token belongs to */
 	char *body;
 	size_t clen, have, cap;
 	time_t deadline;	/* the whole request */
@@ -812,7 +808,13 @@ static struct {
 static void reap(void)
 {
 	pid_t pid;
-	while (children && (pid = waitpid(-1, NULL, WNOHANG)) > 0) {
+	while (children && (pid = waitpid(-1, NULL, WNOHANG)) != 0) {
+		if (pid < 0) {
+			/* ECHILD: none left (or reaped behind our back) */
+			memset(senders, 0, sizeof senders);
+			children = 0;
+			break;
+		}
 		for (size_t i = 0; i < MAX_CHILDREN; i++)
 			if (senders[i].pid == pid)
 				senders[i].pid = 0;
@@ -879,7 +881,7 @@ static void respond(struct conn *c)
 		} else if (isboot) {
 			boot_script(fd, mac, self);
 		} else {
-			receive(fd, mac, token, c->body ? c->body : "", c->clen);
+			receive(fd, mac, c->boot, c->body ? c->body : "", c->clen);
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
@@ -918,8 +920,6 @@ static void respond(struct conn *c)
 	}
 }
 
-/* Read what the client sent; returns 1 when the request is complete, 0 to
- * wait for more, -1 to drop the connection (answered or gone). */
 /* An upload is checked when its header is in, before a byte of its body is
  * kept: a stranger (no token this server gave the target) costs no memory
  * and holds its slot no longer than its header took. 0 go on, -1 answered. */
@@ -940,7 +940,7 @@ static int upload_allowed(struct conn *c, const char *target)
 		reply_text(c->fd, 404, "not a target of this server\n");
 		return -1;
 	}
-	if (!token_boot(mac, token)) {
+	if (!(c->boot = token_boot(mac, token))) {
 		tlog(mac, "an upload without a token this server gave the target: refused");
 		reply_text(c->fd, 403, "no valid token: upload to the URL of the boot's command line\n");
 		return -1;
@@ -984,17 +984,15 @@ static int conn_read(struct conn *c)
 				reply_text(c->fd, 503, "busy: too many uploads at once, try again\n");
 				return -1;
 			}
+			/* what came with the header (at most MAX_HEADER bytes) fits
+			 * the first 64 KiB */
 			c->cap = c->clen < (64u << 10) ? c->clen : (64u << 10);
 			c->body = xmalloc(c->cap + 1);
 			buffered += c->cap;
 			c->have = extra < c->clen ? extra : c->clen;
-			if (c->have > c->cap) {
-				buffered += c->clen - c->cap;
-				c->cap = c->clen;
-				c->body = xrealloc(c->body, c->cap + 1);
-			}
-			memcpy(c->body, c->end + 4, c->have);
+			memcpy(c->body, c->hdr + c->head.head_len, c->have);
 			c->deadline = time(NULL) + HEADER_SECONDS + (time_t)(c->clen / BODY_RATE);
+			c->idle = time(NULL) + HEADER_SECONDS;
 		}
 		return c->have == c->clen;
 	}
@@ -1032,6 +1030,7 @@ static int serve(const char *bind_addr, long port)
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit fails the write (EFBIG), not the server */
+	signal(SIGCHLD, SIG_DFL);	/* whatever the parent set: file senders are reaped here */
 	server_pid = getpid();
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		conns[i].fd = -1;

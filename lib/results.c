@@ -174,44 +174,76 @@ static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uin
 	return 0;
 }
 
-/* Whether the last byte of the payload of the record at pos (its header
- * valid) is zero: the sector holding it was never written. */
-static int last_byte_unwritten(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t pos)
+/* Whether the payload of the record at pos (its header valid) has a sector
+ * that never reached the disk: a piece of it, cut at 512-byte sector
+ * boundaries, that is all zeros. A disk may store the sectors of one write
+ * in any order, so a torn payload has such a hole somewhere, not always at
+ * its end; a whole payload has none (JSON text holds no NUL, and no one
+ * flipped bit makes a sector's worth of zeros). */
+static int sector_unwritten(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t pos)
 {
-	unsigned char hb[RS_REC_HDR], b = 1;
+	unsigned char hb[RS_REC_HDR], *p;
 	uint32_t len;
+	int hole = 0;
 	if (rd(rctx, hb, RS_REC_HDR, pos) != RS_REC_HDR)
 		return 0;
 	len = le32(hb + 52);
 	if (!len || pos + RS_REC_HDR + len > h->size)
 		return 0;
-	return rd(rctx, &b, 1, pos + RS_REC_HDR + len - 1) == 1 && b == 0;
+	p = xmalloc(len);
+	if (rd(rctx, p, len, pos + RS_REC_HDR) == (long)len) {
+		/* the record starts on a block, so its sectors start at pos */
+		for (uint64_t at = 0; at < len && !hole;) {
+			uint64_t abs = pos + RS_REC_HDR + at, stop = (abs / 512 + 1) * 512 - pos - RS_REC_HDR, k;
+			if (stop > len)
+				stop = len;
+			for (k = at; k < stop && !p[k]; k++)
+				;
+			hole = k == stop;
+			at = stop;
+		}
+	}
+	free(p);
+	return hole;
 }
 
-/* The first block at or after from that is all zeros (free space), or the
- * partition's end: the writer appends there, so that bytes after the last
- * record that are not free space (damage) stay for a reader to report. */
+/* Where the writer appends when the bytes at from are not free space: past
+ * the last byte that is not zero in the TAIL_WINDOW after it (block-aligned
+ * up), so that no part of the damage is written over and a reader can
+ * report it; from itself when its block is free. */
+#define TAIL_WINDOW (256ull << 20)
 static uint64_t past_garbage(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from,
 			     unsigned char *chunk, int *ioerr)
 {
-	for (uint64_t base = from; base < h->size; base += SCAN_CHUNK) {
-		uint64_t want = h->size - base < SCAN_CHUNK ? h->size - base : SCAN_CHUNK;
+	uint64_t stop = h->size - from > TAIL_WINDOW ? from + TAIL_WINDOW : h->size, last = 0;
+	int any = 0;
+	for (uint64_t base = from; base < stop; base += SCAN_CHUNK) {
+		uint64_t want = stop - base < SCAN_CHUNK ? stop - base : SCAN_CHUNK;
 		long got = rd(rctx, chunk, want, base);
 		if (got < 0) {
 			*ioerr = 1;
 			return from;
 		}
-		for (uint64_t o = 0; o + h->block <= (uint64_t)got; o += h->block) {
+		if (base == from && got >= (long)h->block) {
 			uint64_t k = 0;
-			while (k < h->block && !chunk[o + k])
+			while (k < h->block && !chunk[k])
 				k++;
 			if (k == h->block)
-				return base + o;
+				return from;	/* free space: the usual case */
 		}
+		for (long o = got - 1; o >= 0; o--)
+			if (chunk[o]) {
+				last = base + (uint64_t)o;
+				any = 1;
+				break;
+			}
 		if ((uint64_t)got < want)
 			break;
 	}
-	return h->size;
+	if (!any)
+		return from;
+	last = (last + h->block) / h->block * h->block;
+	return last < h->size ? last : h->size;
 }
 
 /* A record whose header is valid and whose payload is not is damage when
@@ -304,11 +336,11 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 		}
 	}
 	/* The last record with a valid header and a payload that does not
-	 * check: a torn write only if its payload's last byte never reached
-	 * the disk (free space is zeros, and a JSON payload ends in '}'); a
-	 * flipped byte in a whole record is damage. A torn record is written
+	 * check: a torn write only if a sector of its payload never reached
+	 * the disk (free space is zeros); a flipped byte in a whole record is
+	 * damage. A torn record is written
 	 * over (the writer clears it first); damage never is. */
-	if (pd.span && pd.pos + pd.span == res->end && last_byte_unwritten(rd, rctx, h, pd.pos)) {
+	if (pd.span && pd.pos + pd.span == res->end && sector_unwritten(rd, rctx, h, pd.pos)) {
 		res->end = pd.pos;
 		res->torn = pd.span;
 		if (ops && ops->corrupt)

@@ -101,9 +101,12 @@ int main(void)
 	{
 		struct rs_writer w;
 		char err[200];
-		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		uint64_t at;
+		int opened = rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		at = w.end;
 		rs_append(&w, RS_EVENT, "{\"type\":\"event\",\"data\":{}}", 27, NULL);
-		ok(w.end > ends[2], "... the next boot appends after it, never over it");
+		ok(opened == 0 && at == ends[2], "... the next boot appends after it (at %llu, its end %llu), never over it",
+		   (unsigned long long)at, (unsigned long long)ends[2]);
 	}
 	read_back(&n, &lost);
 	is_int(n * 100 + (int)lost, 301, "... so it is still reported lost after the next boot (was: erased)");
