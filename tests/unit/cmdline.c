@@ -39,7 +39,7 @@ static const struct {
 	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
 	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
 	{ "bootbench.foo=1 bootbench.plan=x", 1,
-	  "unknown key bootbench.foo ignored (valid: plan, disks, results, reboot, shell, lava, debug, monitor_ms, mode, accel, tag, qemu, nonce, upload, ip, netmask, mac)" },
+	  "unknown key bootbench.foo ignored (valid: plan, disks, readonly, results, reboot, shell, lava, debug, monitor_ms, mode, accel, tag, qemu, nonce, upload, ip, netmask, mac)" },
 	/* what the boot server's iPXE script passes */
 	{ "bootbench.upload=http://10.77.0.1:8080/results/52-54-00-12-34-56 bootbench.ip=10.77.0.111 "
 	  "bootbench.netmask=255.255.255.0 bootbench.mac=52:54:00:12:34:56", 1, NULL },
@@ -60,7 +60,7 @@ int main(void)
 	struct bbconf conf;
 	size_t nsplit = sizeof splits / sizeof *splits, nconf = sizeof confs / sizeof *confs;
 
-	tap_plan(nsplit * 2 + nconf * 2 + 8);
+	tap_plan(nsplit * 2 + nconf * 2 + 9);
 	for (size_t i = 0; i < nsplit; i++) {
 		int rc = cmdline_split(splits[i].line, strlen(splits[i].line), &c, err, sizeof err);
 		is_int(rc == 0 ? (long long)c.n : -1, splits[i].nwords, "split \"%s\": word count", splits[i].line);
@@ -115,6 +115,15 @@ int main(void)
 	}
 	is_int(bbconf_parse(&c, &conf, NULL, err, sizeof err), 0, "monitor_ms=2s accepted");
 	is_int(conf.monitor_ms, 2000, "... as 2000 ms");
+	cmdline_free(&c);
+	bbconf_free(&conf);
+	{
+		/* LAVA, iPXE and the user may each append one: none is lost */
+		const char *l = "bootbench.readonly=USERDISK bootbench.disks=S1 bootbench.readonly=OTHER";
+		cmdline_split(l, strlen(l), &c, err, sizeof err);
+	}
+	bbconf_parse(&c, &conf, NULL, err, sizeof err);
+	is_str(conf.readonly, "USERDISK,OTHER", "bootbench.readonly= given twice: both disks stay read-only");
 	cmdline_free(&c);
 	bbconf_free(&conf);
 	return tap_done();
