@@ -22,7 +22,7 @@ log=$T/unknown.log
 boot "$k" "$log" --append "bootbench.colour=blue"; rc=$?
 is "$rc" 0 "unknown key alone: the boot completes"
 ok "unknown key: warned about, with the valid keys listed" \
-	grep -q 'warning: unknown key bootbench.colour ignored (valid: plan, disks, results' "$log"
+	grep -q 'warning: unknown key bootbench.colour ignored (valid: plan, disks, readonly, results' "$log"
 
 # A module archive without libcrc32c.ko, but whose modules.dep still lists it.
 mkdir -p "$T/mods" && (cd "$T/mods" && zcat "$B/kernels/$k/modules.cpio.gz" | cpio -id --quiet)
