@@ -126,9 +126,36 @@ static void pairs(struct sbuf *out, const struct jv *o, const char *workload)
 	join_sorted(out, items, n);
 }
 
+/* How much of a recorded mkfs command line is the layout's identity: all
+ * of it, less the " -d size=N" or " (/dev/ramN) Nk" that records of stop 23
+ * appended when a built-in brd was bigger than asked (the filesystem size
+ * is keyed as the layout's size). Only a tail of exactly that shape. */
+static size_t mkfs_key_len(const char *s)
+{
+	size_t n = strlen(s), d = n;
+	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
+		d--;
+	if (d < n && d >= 9 && !strncmp(s + d - 9, " -d size=", 9))
+		return d - 9;
+	if (n && s[n - 1] == 'k') {
+		const char *open = NULL;
+		d = n - 1;
+		while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
+			d--;
+		if (d == n - 1 || d < 2 || s[d - 1] != ' ' || s[d - 2] != ')')
+			return n;
+		for (const char *p = s; (p = strstr(p, " (/dev/")); p++)
+			open = p;
+		if (open && open < s + d - 2 && !memchr(open + 2, ' ', (size_t)(s + d - 2 - (open + 2))))
+			return (size_t)(open - s);
+	}
+	return n;
+}
+
 static void layout_key(struct sbuf *out, const struct jv *l)
 {
 	const struct jv *md = json_get(l, "md"), *fs = json_get(l, "fs"), *mem = json_get(l, "members");
+	const struct jv *ro = json_get(l, "readonly");
 	const char *s;
 	sb_printf(out, "name=%s", json_get_str(l, "name") ? json_get_str(l, "name") : "?");
 	if ((s = json_get_str(l, "kind")))
@@ -149,8 +176,12 @@ static void layout_key(struct sbuf *out, const struct jv *l)
 		/* the mode, not the seconds waited: "resynced (waited 3.1 s)" */
 		sb_printf(out, ";resync=%.*s", (int)strcspn(s, " ("), s);
 	if (fs && fs->t == J_OBJ) {
-		if ((s = json_get_str(fs, "mkfs")))
-			sb_printf(out, ";mkfs=%s", s);
+		if ((s = json_get_str(fs, "mkfs"))) {
+			/* Records of stop 23 put a built-in brd's cut-down size at
+			 * the end of the mkfs text; the size is keyed apart. */
+			size_t n = mkfs_key_len(s);
+			sb_printf(out, ";mkfs=%.*s", (int)n, s);
+		}
 		if ((s = json_get_str(fs, "mount"))) {
 			/* "DEV DIR TYPE OPTIONS 0 0": the options, not the device */
 			const char *o = s;
@@ -159,6 +190,9 @@ static void layout_key(struct sbuf *out, const struct jv *l)
 			sb_printf(out, ";mount=%.*s", (int)strcspn(o, " "), o);
 		}
 	}
+	if (ro && ro->t == J_OBJ)
+		/* the read-only disk by its size, as members are: not its serial */
+		sb_printf(out, ";ro=%.0f", json_get_num(ro, "size_bytes", 0));
 	if (mem && mem->t == J_ARR && mem->n) {
 		/* how many members and how big; not which serials (another
 		 * machine of the same model is the same experiment) */

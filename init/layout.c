@@ -87,6 +87,20 @@ static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
 	return 0;
 }
 
+/* A block device's size in bytes; 0 when it cannot be read. */
+static uint64_t dev_size(const char *path)
+{
+	uint64_t size = 0;
+	unsigned lbs;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (dev_geometry(fd, &size, &lbs) < 0)
+			size = 0;
+		close(fd);
+	}
+	return size;
+}
+
 /* Zero the first and last MiB: partition tables, fs and md superblocks
  * (0.90/1.0 live at the end) of an earlier layout must not leak into this one. */
 static int wipe(struct built_layout *bl, const char *name, int relabel)
@@ -266,13 +280,7 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		/* A built-in brd ignores rd_size: its disks have the size the
 		 * kernel was built (or booted, brd.rd_size=) with. */
 		{
-			uint64_t have = 0;
-			unsigned lbs;
-			int fd = open(bl->dev, O_RDONLY | O_CLOEXEC);
-			if (fd >= 0) {
-				dev_geometry(fd, &have, &lbs);
-				close(fd);
-			}
+			uint64_t have = dev_size(bl->dev);
 			if (have < L->size)
 				return fail(bl, "skipped", "/dev/ram0 holds %llu MiB, the layout asks %llu MiB (brd is built "
 					    "into this kernel and ignores rd_size: boot it with brd.rd_size=KIB)",
@@ -313,13 +321,7 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		char *argv[96], pinned[512], extra[512], *tool_path, fs_size[48];
 		size_t n = 0;
 		int xfs = !strcmp(fs, "xfs");
-		uint64_t size = 0;
-		unsigned lbs;
-		int fd = open(bl->dev, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			dev_geometry(fd, &size, &lbs);
-			close(fd);
-		}
+		uint64_t size = dev_size(bl->dev);
 		if (xfs && size < XFS_MIN_BYTES && !(L->mkfs && strstr(L->mkfs, "--unsupported")))
 			return fail(bl, "skipped", "xfs on %s (%llu MB) is below mkfs.xfs's 300 MB minimum: give the layout more space or mkfs=\"--unsupported\"",
 				    bl->dev, (unsigned long long)size / 1000000);
@@ -340,13 +342,11 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 			snprintf(fs_size, sizeof fs_size, "size=%llu", ram_fs_size);
 			argv[n++] = (char *)"-d";
 			argv[n++] = fs_size;
-			sb_printf(&mkfs_used, " -d %s", fs_size);
 		}
 		argv[n++] = bl->dev;
 		if (ram_fs_size && !xfs) {
 			snprintf(fs_size, sizeof fs_size, "%lluk", ram_fs_size / 1024);
 			argv[n++] = fs_size;
-			sb_printf(&mkfs_used, " (%s) %s", bl->dev, fs_size);
 		}
 		argv[n] = NULL;
 		if (tool(bl, argv, NULL) < 0)
@@ -414,6 +414,11 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	jw_str(&fp, "type", fs);
 	if (mkfs_used.len)
 		add_text(&fp, "mkfs", &mkfs_used);
+	/* A built-in brd bigger than asked: the filesystem is cut to the
+	 * layout's size (given to mkfs after the options above, which are the
+	 * layout's identity and so the same on every kernel). */
+	if (ram_fs_size)
+		jw_int(&fp, "size_bytes", (long long)ram_fs_size);
 	if (fsinfo.len) {
 		const char *feat = strstr(fsinfo.s, "Filesystem features:");
 		if (feat) {

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 A=${SOURCE_A:-linux-6.1-ci} Bk=${SOURCE_B:-linux-6.12-ci}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
-plan 11
+plan 12
 
 for k in $A $Bk; do
 	# builds on a cold cache (about 6 min each on 2 cores), else only repacks
@@ -59,6 +59,15 @@ view() {
 }
 diag "fragment settings not held: $A $(wc -l <"$B/kernels/$A/config.unheld"), $Bk $(wc -l <"$B/kernels/$Bk/config.unheld")"
 is "$(view $A)" "$(view $Bk)" "the fragment's settings are equal in both kernels except the reported differences"
+
+# brd is built into the ci kernels (1 GiB disks): the 64M ramdisk layout's
+# filesystem is cut to 64M, said in fs.size_bytes, and the mkfs text (the
+# layout's identity) is the one a Debian kernel's brd module gives.
+"$BB" collect "$img" 2>/dev/null | jq -r 'select(.type == "run" and .data.layout.kind == "ramdisk") | .data.layout |
+	"\(.size_bytes) \(.fs.size_bytes) \(.fs.mkfs)"' | sort -u >"$T/ram.txt"
+sed 's/^/# /' "$T/ram.txt"
+is "$(cat "$T/ram.txt")" "67108864 67108864 /sbin/mke2fs -F -q -t ext2 -b 4096 -I 256 -m 0 -O none,dir_index,filetype,sparse_super,large_file,resize_inode,ext_attr -E lazy_itable_init=0" \
+	"a built-in brd bigger than asked: fs cut to the layout's size, recorded apart from the mkfs text"
 
 "$BB" compare "$img" >"$T/cmp.out" 2>&1
 sed 's/^/# /' "$T/cmp.out" | head -20

@@ -6,7 +6,7 @@
 #include "runid.h"
 #include "tap.h"
 
-static char *params_of(const char *record)
+static char *key_of(const char *record, int layout)
 {
 	char err[128];
 	struct jv *v = json_parse(record, strlen(record), err, sizeof err);
@@ -15,16 +15,40 @@ static char *params_of(const char *record)
 	if (!v)
 		return strdup(err);
 	run_identity(v, &id);
-	s = strdup(id.params.s ? id.params.s : "");
+	s = strdup(layout ? (id.layout.s ? id.layout.s : "") : (id.params.s ? id.params.s : ""));
 	run_id_free(&id);
 	json_free(v);
 	return s;
 }
 
+static char *params_of(const char *record)
+{
+	return key_of(record, 0);
+}
+
+static char *layout_of(const char *layout)
+{
+	char rec[1024];
+	snprintf(rec, sizeof rec, "{\"workload\":\"hdparm\",\"layout\":%s}", layout);
+	return key_of(rec, 1);
+}
+
+/* Two layouts key alike (same) or apart. */
+static void layouts(const char *x, const char *y, int same, const char *what)
+{
+	char *a = layout_of(x), *b = layout_of(y);
+	if (same)
+		is_str(a, b, "%s", what);
+	else
+		ok(strcmp(a, b) != 0, "%s (%s | %s)", what, a, b);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(3);
+	tap_plan(9);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -34,5 +58,19 @@ int main(void)
 	free(a);
 	free(b);
 	free(c);
+
+#define RAM(mkfs) "{\"name\":\"ram\",\"kind\":\"ramdisk\",\"size_bytes\":268435456,\"fs\":{\"type\":\"ext3\",\"mkfs\":\"" mkfs "\"}}"
+	layouts(RAM("/sbin/mke2fs -F -q -t ext3"), RAM("/sbin/mke2fs -F -q -t ext3 (/dev/ram0) 262144k"), 1,
+		"a stop-23 record's cut-down ramdisk size is not part of the layout");
+	layouts(RAM("/sbin/mkfs.xfs -m crc=1"), RAM("/sbin/mkfs.xfs -m crc=1 -d size=268435456"), 1,
+		"nor an xfs one's -d size=");
+	layouts(RAM("/sbin/mkfs.xfs -d size=300m -m crc=1"), RAM("/sbin/mkfs.xfs -m crc=1"), 0,
+		"a -d size= the plan gave, not at the end, still keys");
+	layouts(RAM("/sbin/mke2fs -F -q -t ext3 -E stride=4"), RAM("/sbin/mke2fs -F -q -t ext3 -E stride=8"), 0,
+		"mkfs options key");
+#define RO(serial, size) "{\"name\":\"ro\",\"kind\":\"readonly\",\"readonly\":{\"token\":\"X\",\"serial\":\"" serial "\",\"size_bytes\":" size "},\"fs\":{\"type\":\"none\"}}"
+	layouts(RO("S1", "50331648"), RO("S1", "1000204886016"), 0, "read-only layouts on disks of two sizes key apart");
+	layouts(RO("S1", "50331648"), RO("S2", "50331648"), 1,
+		"read-only disks of one size key alike, whatever their serials (as members do)");
 	return tap_done();
 }
