@@ -73,6 +73,7 @@ const char pxe_usage[] =
 #include "hash.h"
 #include "httphead.h"
 #include "json.h"
+#include "source.h"
 #include "sbuf.h"
 #include "units.h"
 #include "xio.h"
@@ -510,69 +511,38 @@ struct store {
 	char mac[18];
 	struct seen seen;
 	unsigned long long lines;	/* records in the file */
+	unsigned long long toolong;	/* of them, lines longer than MAX_LINE */
 };
 
 static struct store *stores;
 static size_t nstores;
 static unsigned long long quota = 1ull << 30;	/* --quota: bytes of records.jsonl per target */
 
-/* Calls fn for each line of the file at p (without its newline); lines
- * longer than MAX_LINE are passed with len 0. Memory: one bounded buffer. */
-static int each_line(const char *p, void (*fn)(void *ctx, const char *line, size_t len), void *ctx)
+/* Calls fn for each line of the file at p (lines_read: over-long lines
+ * come with line NULL). A missing file has no lines. */
+static int each_line(const char *p, text_line_fn fn, void *ctx)
 {
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
-	size_t cap = MAX_LINE + (1u << 20), have = 0;
-	char *buf;
-	int skipping = 0;
+	int fd = open(p, O_RDONLY | O_CLOEXEC), r, e;
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n = read(fd, buf + have, cap - have);
-		char *q = buf, *e, *nl;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (n == 0) {
-			if (have && !skipping)
-				fn(ctx, buf, have);	/* a last line without its newline */
-			break;
-		}
-		have += (size_t)n;
-		e = buf + have;
-		while ((nl = memchr(q, '\n', (size_t)(e - q)))) {
-			if (!skipping)
-				fn(ctx, q, (size_t)(nl - q));
-			skipping = 0;
-			q = nl + 1;
-		}
-		have = (size_t)(e - q);
-		if (have >= MAX_LINE) {
-			if (!skipping)
-				fn(ctx, q, 0);
-			skipping = 1;
-			have = 0;
-		}
-		memmove(buf, q, have);
-	}
-	free(buf);
+	r = lines_read(fd, MAX_LINE, fn, ctx);
+	e = errno;
 	close(fd);
-	return 0;
+	errno = e;
+	return r;
 }
 
-static void index_line(void *ctx, const char *line, size_t len)
+static void index_line(void *ctx, char *line, size_t len, unsigned long lineno)
 {
 	struct store *st = ctx;
 	st->lines++;
-	if (len)
+	if (line)
 		seen_add(&st->seen, line_key(line, len));
+	else
+		st->toolong++;
 }
 
-static void count_line(void *ctx, const char *line, size_t len)
+static void count_line(void *ctx, char *line, size_t len, unsigned long lineno)
 {
 	(*(size_t *)ctx)++;
 }
@@ -596,6 +566,12 @@ static struct store *store_of(const char *mac)
 		return NULL;
 	}
 	free(p);
+	if (st->toolong)
+		/* stored before the per-line cap, or written there by hand: kept
+		 * as they are, said once per server run */
+		tlog(mac, "records.jsonl has %llu line%s longer than %d bytes, more than any record: kept, "
+		     "not indexed (an upload of the same record would be stored again)", st->toolong,
+		     st->toolong == 1 ? "" : "s", MAX_LINE);
 	nstores++;
 	return st;
 }

@@ -207,42 +207,59 @@ static int sector_unwritten(rs_read_fn rd, void *rctx, const struct rs_header *h
 	return hole;
 }
 
+int rs_tail_extent(rs_read_fn rd, void *rctx, uint64_t from, uint64_t size, struct rs_tail *t)
+{
+	static unsigned char buf[SCAN_CHUNK];
+	uint64_t stop = size - from > RS_TAIL_WINDOW ? from + RS_TAIL_WINDOW : size;
+	memset(t, 0, sizeof *t);
+	for (uint64_t at = from; at < stop;) {
+		size_t want = stop - at < sizeof buf ? (size_t)(stop - at) : sizeof buf;
+		long got = rd(rctx, buf, want, at);
+		if (got < 0)
+			return -1;
+		for (long i = 0; i < got; i++)
+			if (buf[i]) {
+				if (!t->nonzero)
+					t->first = at + (uint64_t)i;
+				t->last = at + (uint64_t)i;
+				t->nonzero++;
+			}
+		if ((size_t)got < want)
+			break;	/* a truncated image: what is there was read */
+		at += (uint64_t)got;
+	}
+	t->checked = stop;
+	return 0;
+}
+
 /* Where the writer appends when the bytes at from are not free space: past
- * the last byte that is not zero in the TAIL_WINDOW after it (block-aligned
- * up), so that no part of the damage is written over and a reader can
- * report it; from itself when its block is free. */
-#define TAIL_WINDOW (256ull << 20)
+ * the last byte that is not zero in the window after it (block-aligned up),
+ * so that no part of the damage is written over and a reader can report it;
+ * from itself when its block is free (the usual case: one block read). */
 static uint64_t past_garbage(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from,
 			     unsigned char *chunk, int *ioerr)
 {
-	uint64_t stop = h->size - from > TAIL_WINDOW ? from + TAIL_WINDOW : h->size, last = 0;
-	int any = 0;
-	for (uint64_t base = from; base < stop; base += SCAN_CHUNK) {
-		uint64_t want = stop - base < SCAN_CHUNK ? stop - base : SCAN_CHUNK;
-		long got = rd(rctx, chunk, want, base);
+	struct rs_tail t;
+	uint64_t last;
+	if (h->size - from >= h->block) {
+		long got = rd(rctx, chunk, h->block, from);
+		uint64_t k = 0;
 		if (got < 0) {
 			*ioerr = 1;
 			return from;
 		}
-		if (base == from && got >= (long)h->block) {
-			uint64_t k = 0;
-			while (k < h->block && !chunk[k])
-				k++;
-			if (k == h->block)
-				return from;	/* free space: the usual case */
-		}
-		for (long o = got - 1; o >= 0; o--)
-			if (chunk[o]) {
-				last = base + (uint64_t)o;
-				any = 1;
-				break;
-			}
-		if ((uint64_t)got < want)
-			break;
+		while (k < (uint64_t)got && !chunk[k])
+			k++;
+		if (got == (long)h->block && k == h->block)
+			return from;
 	}
-	if (!any)
+	if (rs_tail_extent(rd, rctx, from, h->size, &t) < 0) {
+		*ioerr = 1;
 		return from;
-	last = (last + h->block) / h->block * h->block;
+	}
+	if (!t.nonzero)
+		return from;
+	last = (t.last + h->block) / h->block * h->block;
 	return last < h->size ? last : h->size;
 }
 

@@ -95,6 +95,18 @@ int dev_geometry(int fd, uint64_t *size, unsigned *lbs);
 int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t errlen);
 long rs_fd_read(void *ctx, void *buf, size_t len, uint64_t off);	/* ctx: struct rs_region* */
 
+/* Free space past the last record is zeros (images are sparse, the writer
+ * pads with zeros and rs_format zeroes the area). rs_tail_extent reads the
+ * first RS_TAIL_WINDOW bytes from `from` (up to size) and says how many are
+ * not zero, the first and last of them, and where the window ends. The reader
+ * reports them as damage; the writer appends past the last. -1: read error. */
+#define RS_TAIL_WINDOW (256ull << 20)
+#define RS_TAIL_WINDOW_TEXT "256 MiB"
+struct rs_tail {
+	uint64_t nonzero, first, last, checked;
+};
+int rs_tail_extent(rs_read_fn rd, void *rctx, uint64_t from, uint64_t size, struct rs_tail *t);
+
 /* Initialize a region: header (and optional plan), old header area cleared. */
 int rs_format(const struct rs_region *reg, const char *plan_name, const char *plan,
 	      size_t plan_len, char *err, size_t errlen);

@@ -61,53 +61,47 @@ static int one_line(char *p, size_t ll, unsigned long lineno, record_line_fn fn,
 	return 1;
 }
 
-/* Streamed, so memory is bounded by the longest line allowed, not by the
- * file: a record is at most RECORD_PAYLOAD_MAX bytes, and a line longer
- * than that plus a console's prefix is skipped with a warning, unparsed. */
-static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, unsigned long long *lost)
+int lines_read(int fd, size_t max, text_line_fn fn, void *ctx)
 {
-	const size_t max_line = RECORD_PAYLOAD_MAX + 4096, chunk = 1u << 20;
-	char *buf = xmalloc(max_line + chunk);
+	const size_t cap = max + (1u << 20);
+	char *buf = xmalloc(cap + 1);
 	size_t have = 0;
-	unsigned long lineno = 0, found = 0, toolong = 0;
-	int skipping = 0, eof = 0;
-	while (!eof) {
-		ssize_t n = read(fd, buf + have, max_line + chunk - have);
+	unsigned long lineno = 0;
+	int skipping = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, cap - have);
 		char *p = buf, *end, *nl;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			warn_sys("unable to read %s", src);
+			int e = errno;
 			free(buf);
-			return 1;
+			errno = e;
+			return -1;
 		}
 		if (n == 0) {
-			eof = 1;
-			if (have && buf[have - 1] != '\n')
-				buf[have++] = '\n';	/* the last line, unterminated */
+			if (have && !skipping)	/* the last line, unterminated */
+				fn(ctx, buf, have, ++lineno);
+			break;
 		}
-		have += n;
+		have += (size_t)n;
 		end = buf + have;
-		while (p < end && (nl = memchr(p, '\n', end - p))) {
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
 			lineno++;
-			if (!skipping && (size_t)(nl - p) > max_line) {
-				/* the same bound wherever the read boundaries fell */
-				toolong++;
-				warn("%s: line %lu: longer than %zu bytes, more than any record: skipped", src, lineno, max_line);
-			} else if (!skipping) {
-				found += one_line(p, nl - p, lineno, fn, ctx);
-			}
+			if (skipping)
+				;	/* the end of an over-long line, already passed */
+			else if ((size_t)(nl - p) > max)
+				fn(ctx, NULL, 0, lineno);	/* the same bound wherever the reads fell */
+			else
+				fn(ctx, p, (size_t)(nl - p), lineno);
 			skipping = 0;
 			p = nl + 1;
 		}
-		have = end - p;
-		if (have >= max_line && !eof) {
-			/* no newline within the longest record there can be */
-			if (!skipping) {
-				toolong++;
-				warn("%s: line %lu: longer than %zu bytes, more than any record: skipped", src, lineno + 1,
-				     max_line);
-			}
+		have = (size_t)(end - p);
+		if (have > max) {
+			/* no newline within the longest line allowed */
+			if (!skipping)
+				fn(ctx, NULL, 0, lineno + 1);
 			skipping = 1;
 			have = 0;
 			continue;
@@ -115,6 +109,41 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, uns
 		memmove(buf, p, have);
 	}
 	free(buf);
+	return 0;
+}
+
+struct lines_ctx {
+	const char *src;
+	size_t max;
+	record_line_fn fn;
+	void *ctx;
+	unsigned long found, toolong;
+};
+
+static void record_text_line(void *ctx, char *line, size_t len, unsigned long lineno)
+{
+	struct lines_ctx *lc = ctx;
+	if (!line) {
+		lc->toolong++;
+		warn("%s: line %lu: longer than %zu bytes, more than any record: skipped", lc->src, lineno, lc->max);
+		return;
+	}
+	lc->found += one_line(line, len, lineno, lc->fn, lc->ctx);
+}
+
+/* Streamed, so memory is bounded by the longest line allowed, not by the
+ * file: a record is at most RECORD_PAYLOAD_MAX bytes, and a line longer
+ * than that plus a console's prefix is skipped with a warning, unparsed. */
+static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, unsigned long long *lost)
+{
+	struct lines_ctx lc = { src, RECORD_PAYLOAD_MAX + 4096, fn, ctx, 0, 0 };
+	unsigned long found, toolong;
+	if (lines_read(fd, lc.max, record_text_line, &lc) < 0) {
+		warn_sys("unable to read %s", src);
+		return 1;
+	}
+	found = lc.found;
+	toolong = lc.toolong;
 	if (lost)
 		*lost += toolong;
 	if (!found) {
@@ -125,42 +154,9 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, uns
 	return 0;
 }
 
-/* Free space past the last record is zeros (the image is sparse, the
- * writer pads with zeros). Count the bytes that are not, from end, in the
- * first TAIL_CHECK bytes after it: a header flipped or a region written over
- * hides every record behind it from the scan, and only this shows it. */
-#define TAIL_CHECK (256ull << 20)
-#define TAIL_CHECK_TEXT "256 MiB"
-static long long dirty_tail(struct rs_region *reg, uint64_t end, uint64_t size, uint64_t *first,
-			    uint64_t *checked)
-{
-	static unsigned char buf[1 << 20];
-	uint64_t stop = size - end > TAIL_CHECK ? end + TAIL_CHECK : size;
-	long long n = 0;
-	*first = 0;
-	for (uint64_t at = end; at < stop;) {
-		size_t want = stop - at < sizeof buf ? (size_t)(stop - at) : sizeof buf;
-		long got = rs_fd_read(reg, buf, want, at);
-		if (got < 0)
-			return -1;
-		for (long i = 0; i < got; i++)
-			if (buf[i]) {
-				if (!n)
-					*first = at + (uint64_t)i;
-				n++;
-			}
-		if ((size_t)got < want)
-			break;
-		at += (uint64_t)got;
-	}
-	*checked = stop;
-	return n;
-}
-
 int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsigned long long *lost)
 {
-	long long dirty;
-	uint64_t first, checked;
+	struct rs_tail tail;
 	static const struct rs_scan_ops ops = { part_record, part_corrupt };
 	struct rs_region reg;
 	struct rs_header h;
@@ -208,22 +204,22 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsig
 		return 1;
 	}
 	/* past a torn record, or past a damaged last record already counted */
-	dirty = dirty_tail(&reg, res.torn ? res.end + res.torn : res.tail_reported ? res.append : res.end, h.size,
-			   &first, &checked);
+	r = rs_tail_extent(rs_fd_read, &reg, res.torn ? res.end + res.torn : res.tail_reported ? res.append : res.end,
+			   h.size, &tail);
 	close(fd);
-	if (dirty < 0) {
+	if (r < 0) {
 		warn_sys("%s: unable to read past the last record", reg.desc);
 		return 1;
 	}
-	if (dirty)
-		warn("%s: %lld bytes after the last good record (from offset %llu%s) are not free space: records "
-		     "there are damaged or lost", reg.desc, dirty, (unsigned long long)first,
-		     checked < h.size ? ", first " TAIL_CHECK_TEXT " checked" : "");
+	if (tail.nonzero)
+		warn("%s: %llu bytes after the last good record (from offset %llu%s) are not free space: records "
+		     "there are damaged or lost", reg.desc, (unsigned long long)tail.nonzero,
+		     (unsigned long long)tail.first, tail.checked < h.size ? ", first " RS_TAIL_WINDOW_TEXT " checked" : "");
 	if (!quiet)
 		info("%s: %llu records, %llu damaged, %llu of %llu KiB used", reg.desc,
 		     (unsigned long long)res.nrecords, (unsigned long long)res.ncorrupt,
 		     (unsigned long long)res.end / 1024, (unsigned long long)h.size / 1024);
 	if (lost)
-		*lost += res.ncorrupt + (dirty > 0) + (reg.cut > 0);
+		*lost += res.ncorrupt + (tail.nonzero > 0) + (reg.cut > 0);
 	return 0;
 }

@@ -21,4 +21,12 @@ typedef void (*record_line_fn)(void *ctx, const char *line, size_t len, const ch
  * the callback refuses are the caller's to count). */
 int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsigned long long *lost);
 
+/* The bounded line reader under every reader of JSON lines: calls fn for
+ * each line of fd, without its newline (the last line too, unterminated),
+ * numbered from 1. A line longer than max is never held whole: fn gets it
+ * once with line NULL and len 0. Memory: max plus 1 MiB, whatever the file.
+ * Returns 0 at end of file, -1 on a read error (errno set). */
+typedef void (*text_line_fn)(void *ctx, char *line, size_t len, unsigned long lineno);
+int lines_read(int fd, size_t max, text_line_fn fn, void *ctx);
+
 #endif
