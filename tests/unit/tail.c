@@ -58,12 +58,20 @@ static void read_back(int *n, unsigned long long *lost)
 	source_read(path, count, n, 1, lost);
 }
 
+/* Flip the bits of mask in the byte at off. */
+static void flip(int fd, uint64_t off, unsigned char mask)
+{
+	unsigned char b = 0;
+	pread_all(fd, &b, 1, off);
+	b ^= mask;
+	pwrite_all(fd, &b, 1, off);
+}
+
 int main(void)
 {
 	struct rs_region reg;
 	uint64_t ends[8];
 	unsigned long long lost;
-	unsigned char b;
 	int n, fd = mkstemp(path);
 
 	if (fd < 0)
@@ -76,9 +84,7 @@ int main(void)
 	is_int(n * 100 + (int)lost, 300, "three records, nothing lost");
 
 	/* the last record's header: a bit of its sequence number */
-	pread_all(reg.fd, &b, 1, ends[1] + 24);
-	b ^= 1;
-	pwrite_all(reg.fd, &b, 1, ends[1] + 24);
+	flip(reg.fd, ends[1] + 24, 1);
 	read_back(&n, &lost);
 	is_int(n * 100 + (int)lost, 201, "a flipped last header: two read, one lost (was: 0 damaged)");
 	close(reg.fd);
@@ -93,9 +99,7 @@ int main(void)
 	/* one flipped byte in the last record's payload: damage, not a torn
 	 * write (a torn payload ends in zeros), and the next writer keeps it */
 	reg = fresh(3, ends);
-	pread_all(reg.fd, &b, 1, ends[1] + 64 + 5);
-	b ^= 0x20;
-	pwrite_all(reg.fd, &b, 1, ends[1] + 64 + 5);
+	flip(reg.fd, ends[1] + 64 + 5, 0x20);
 	read_back(&n, &lost);
 	is_int(n * 100 + (int)lost, 201, "a flipped payload byte in the last record: lost, not torn (was: exit 0)");
 	{
@@ -114,9 +118,7 @@ int main(void)
 
 	/* the last header's length byte: its checksum fails; damage, kept */
 	reg = fresh(3, ends);
-	pread_all(reg.fd, &b, 1, ends[1] + 52);
-	b ^= 1;
-	pwrite_all(reg.fd, &b, 1, ends[1] + 52);
+	flip(reg.fd, ends[1] + 52, 1);
 	read_back(&n, &lost);
 	is_int(n * 100 + (int)lost, 201, "a flipped length in the last header: lost, not torn (was: exit 0)");
 	close(reg.fd);
