@@ -662,7 +662,7 @@ static void sort_groups(struct cmp *c)
 int cmp_finish(struct cmp *c)
 {
 	if (!c->nruns) {
-		warn("no run records to compare (only boot/end records, or none at all)");
+		warning("no run records to compare (only boot/end records, or none at all)");
 		return -1;
 	}
 	c->base = 0;
@@ -675,7 +675,7 @@ int cmp_finish(struct cmp *c)
 			struct sbuf sb = {0};
 			for (size_t k = 0; k < c->nkernels; k++)
 				sb_printf(&sb, "%s\"%s\"", k ? ", " : "", c->kernels[k].label);
-			warn("no kernel \"%s\" in these records (have: %s)", c->baseline, sb.s ? sb.s : "none");
+			warning("no kernel \"%s\" in these records (have: %s)", c->baseline, sb.s ? sb.s : "none");
 			sb_free(&sb);
 			return -1;
 		}

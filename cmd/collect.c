@@ -214,7 +214,7 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 	struct out *o = ctx;
 	char err[160];
 	if (emit(o, line, len, err, sizeof err) < 0) {
-		warn("%s: %s: damaged record (%s), skipped", o->src, where, err);
+		warning("%s: %s: damaged record (%s), skipped", o->src, where, err);
 		o->lost++;
 	}
 }
@@ -292,7 +292,7 @@ int collect_main(int argc, char **argv)
 	}
 	if (o.kinds.n > 1) {
 		/* a median over different experiments means nothing */
-		warn("--metric %s matches runs of %zu different kinds; pick one with --param K=V:", o.m_metric, o.kinds.n);
+		warning("--metric %s matches runs of %zu different kinds; pick one with --param K=V:", o.m_metric, o.kinds.n);
 		/* in the order they were met (the map's own order is its hash's) */
 		const char **k = xcalloc(o.kinds.n + 1, sizeof *k);
 		for (size_t i = 0; i < o.kinds.cap; i++)
@@ -304,9 +304,9 @@ int collect_main(int argc, char **argv)
 		rc = EXIT_BADINPUT;
 	}
 	if (o.dups)
-		warn("%u run records arrived twice (same boot id and sequence number): printed once", o.dups);
+		warning("%u run records arrived twice (same boot id and sequence number): printed once", o.dups);
 	if (o.lost && !rc) {
-		warn("records were lost: %llu damaged or unreadable (each reported above)", o.lost);
+		warning("records were lost: %llu damaged or unreadable (each reported above)", o.lost);
 		rc = EXIT_LOST;
 	}
 	strmap_free(&o.kinds);

@@ -69,7 +69,7 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 	v = json_parse(line, len, err, sizeof err);
 	if (!v) {
 		if (!c->boots_only)
-			warn("%s: %s: damaged record (%s), skipped", c->src, where, err);
+			warning("%s: %s: damaged record (%s), skipped", c->src, where, err);
 		return;
 	}
 	cmp_add_record(c, v);

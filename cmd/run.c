@@ -125,7 +125,7 @@ int run_main(int argc, char **argv)
 	rec_line(&line, 0, zero_id, RS_RUN, j.sb.s, j.sb.len);
 	puts(line.s);
 	if (strcmp(o.status, "ok"))
-		warn("%s: %s: %s", w->name, o.status, o.reason);
+		warning("%s: %s: %s", w->name, o.status, o.reason);
 	sb_free(&line);
 	sb_free(&j.sb);
 	run_outcome_free(&o);

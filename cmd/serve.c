@@ -66,7 +66,7 @@ int serve_main(int argc, char **argv)
 		}
 	}
 	if (loopback_up(err, sizeof err) < 0)
-		warn("%s", err);
+		warning("%s", err);
 	/* signals arrive as data in the server's own loop: no handler does work */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);

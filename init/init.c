@@ -138,7 +138,7 @@ static int step_identity(void)
 	id = read_attr(USERLAND_ID_FILE);
 	snprintf(A.userland_id, sizeof A.userland_id, "%s", id ? id : "unknown");
 	if (!id)
-		warn("no %s: the userland id archive was not appended; reporting \"unknown\"", USERLAND_ID_FILE);
+		warning("no %s: the userland id archive was not appended; reporting \"unknown\"", USERLAND_ID_FILE);
 	free(id);
 	return 0;
 }
@@ -166,7 +166,7 @@ static int step_cmdline(void)
 	if (warnings.len) {
 		char *line, *save = NULL;
 		for (line = strtok_r(warnings.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			warn("%s", line);
+			warning("%s", line);
 	}
 	sb_free(&warnings);
 	return 0;
@@ -283,13 +283,13 @@ int init_main(int argc, char **argv)
 	setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);
 
 	if (getpid() != 1)
-		warn("running as pid %d, not 1: this is the appliance's init", (int)getpid());
+		warning("running as pid %d, not 1: this is the appliance's init", (int)getpid());
 	info("init starting");
 	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
 		if (steps[i].fn() < 0) {
 			if (steps[i].policy == FATAL)
 				die(EXIT_SYSFAIL, "unable to %s", steps[i].what);
-			warn("step \"%s\" had problems; going on", steps[i].what);
+			warning("step \"%s\" had problems; going on", steps[i].what);
 		}
 		reap_children();
 		init_check_signals();

@@ -65,7 +65,7 @@ static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
 	}
 	if (r.dropped) {
 		/* said in the fingerprint, so in every run record on this layout */
-		warn("%s printed %llu bytes past the %u MiB capture limit: dropped", argv[0], r.dropped,
+		warning("%s printed %llu bytes past the %u MiB capture limit: dropped", argv[0], r.dropped,
 		     PROC_CAPTURE_MAX >> 20);
 		if (bl->nwarnings < sizeof bl->warnings / sizeof *bl->warnings)
 			snprintf(bl->warnings[bl->nwarnings++], sizeof *bl->warnings,
@@ -463,7 +463,7 @@ void layout_teardown(struct built_layout *bl)
 		struct sbuf out = {0};
 		struct run_result r;
 		if (run_capture(argv, &out, TOOL_TIMEOUT_MS, &r) < 0 || !WIFEXITED(r.status) || WEXITSTATUS(r.status))
-			warn("mdadm --stop %s failed: %s", MD_DEV, out.s ? out.s : "");
+			warning("mdadm --stop %s failed: %s", MD_DEV, out.s ? out.s : "");
 		sb_free(&out);
 		bl->md_created = 0;
 	}
@@ -472,7 +472,7 @@ void layout_teardown(struct built_layout *bl)
 		memcpy(keep_status, bl->status, sizeof keep_status);
 		memcpy(keep_reason, bl->reason, sizeof keep_reason);
 		if (wipe(bl, bl->members[i], bl->labelled[i]) < 0)
-			warn("teardown: %s", bl->reason);
+			warning("teardown: %s", bl->reason);
 		memcpy(bl->status, keep_status, sizeof keep_status);
 		memcpy(bl->reason, keep_reason, sizeof keep_reason);
 	}

@@ -97,7 +97,7 @@ int load_modules(void)
 	slurp(dir, "modules.builtin", &db, kmod_parse_builtin);
 	slurp(dir, "modules.alias", &db, kmod_parse_alias);
 	if (!db.n)
-		warn("%s/modules.dep is missing or empty: no modules loaded", dir);
+		warning("%s/modules.dep is missing or empty: no modules loaded", dir);
 	n = kmod_plan(&db, present, dir, &steps);
 	for (size_t i = 0; i < n; i++) {
 		const struct kmod_step *s = &steps[i];
@@ -114,12 +114,12 @@ int load_modules(void)
 			}
 			break;
 		case KMOD_MISSING:
-			warn("missing module %s (needed by %s): not in the kernel's module archive", s->name, s->why);
+			warning("missing module %s (needed by %s): not in the kernel's module archive", s->name, s->why);
 			listadd(&A.mod_missing, &A.nmissing, s->name);
 			rc = -1;
 			break;
 		case KMOD_SKIP:
-			warn("module %s not loaded: its dependency %s is missing", s->name, s->why);
+			warning("module %s not loaded: its dependency %s is missing", s->name, s->why);
 			listadd(&A.mod_failed, &A.nfailed, s->name);
 			rc = -1;
 			break;
@@ -137,7 +137,7 @@ int load_modules(void)
 			if (!strcmp(db.m[i].name, name) && present(db.m[i].path, dir))
 				found = 1;
 		if (!found && !strstr(A.mod_missing.s ? A.mod_missing.s : "", name)) {
-			warn("missing module %s: needed by the appliance, neither built in nor in the archive", name);
+			warning("missing module %s: needed by the appliance, neither built in nor in the archive", name);
 			listadd(&A.mod_missing, &A.nmissing, name);
 			rc = -1;
 		}

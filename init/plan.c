@@ -79,7 +79,7 @@ static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 	if (notes.len) {
 		char *save = NULL;
 		for (char *l = strtok_r(notes.s, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			warn("%s", l);
+			warning("%s", l);
 	}
 	sb_free(&notes);
 	for (size_t i = 0; i < A.ndevs; i++) {
@@ -182,7 +182,7 @@ int run_plan(void)
 				info("layout %s built in %.2f s on %s", r->layout->name, bl.build_s,
 				     bl.dev[0] ? bl.dev : "tmpfs");
 			else
-				warn("layout %s %s: %s", r->layout->name, bl.status, bl.reason);
+				warning("layout %s %s: %s", r->layout->name, bl.status, bl.reason);
 		}
 		plan_tunables_text(r->section, r->tunables_index, tun, sizeof tun);
 		memset(&o, 0, sizeof o);
@@ -236,7 +236,7 @@ int run_plan(void)
 		else if (!strcmp(o.status, "crashed")) counts[3]++;
 		else counts[4]++;
 		if (strcmp(o.status, "ok"))
-			warn("run %zu: %s: %s", i + 1, o.status, o.reason);
+			warning("run %zu: %s: %s", i + 1, o.status, o.reason);
 		run_outcome_free(&o);
 		reap_children();
 		init_check_signals();

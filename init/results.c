@@ -19,7 +19,7 @@
 static void on_corrupt(void *ctx, uint64_t off, const char *why)
 {
 	(void)ctx;
-	warn("results partition: offset %llu: %s", (unsigned long long)off, why);
+	warning("results partition: offset %llu: %s", (unsigned long long)off, why);
 }
 
 /* A boot id must differ between boots even when the guest's random numbers
@@ -64,7 +64,7 @@ int open_results(void)
 		if (claim_listed(&A.devs[i], A.conf.readonly)) {
 			/* read-only means never written: not even our own records */
 			if (strcmp(A.conf.results, "auto"))
-				warn("bootbench.results=%s names a disk that bootbench.readonly= names too: results "
+				warning("bootbench.results=%s names a disk that bootbench.readonly= names too: results "
 				     "are not stored there", A.devs[i].name);
 			continue;
 		}
@@ -77,7 +77,7 @@ int open_results(void)
 		if (r != 1)
 			continue;
 		if (reg.cut) {
-			warn("%s: the results partition extends %llu bytes past the end of the disk: not written "
+			warning("%s: the results partition extends %llu bytes past the end of the disk: not written "
 			     "(console only)", path, (unsigned long long)reg.cut);
 			return -1;
 		}
@@ -89,7 +89,7 @@ int open_results(void)
 		}
 		reg.fd = fd;
 		if (rs_writer_open(&A.rec.w, &reg, A.rec.boot_id, &ops, NULL, err, sizeof err) < 0) {
-			warn("results partition on %s unusable: %s (console only)", path, err);
+			warning("results partition on %s unusable: %s (console only)", path, err);
 			close(fd);
 			return -1;
 		}
@@ -102,7 +102,7 @@ int open_results(void)
 		return 0;
 	}
 	if (strcmp(A.conf.results, "auto")) {
-		warn("bootbench.results=%s: no results partition there (console only)", A.conf.results);
+		warning("bootbench.results=%s: no results partition there (console only)", A.conf.results);
 		return -1;
 	}
 	info("no results partition (GPT name %s) found: records go to the console only", RESULTS_PART_NAME);

@@ -63,7 +63,7 @@ static int if_addr(int fd, const char *name, unsigned long req, const char *dott
 	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
 	sa->sin_family = AF_INET;
 	if (inet_pton(AF_INET, dotted, &sa->sin_addr) != 1) {
-		warn("upload: bad address %s", dotted);
+		warning("upload: bad address %s", dotted);
 		return -1;
 	}
 	return ifreq_set(fd, req, &ifr, what);
@@ -113,7 +113,7 @@ static int wait_carrier(const char *name)
 		if (up)
 			return 0;
 	}
-	warn("upload: no link on %s after %d s", name, LINK_WAIT_MS / 1000);
+	warning("upload: no link on %s after %d s", name, LINK_WAIT_MS / 1000);
 	return -1;
 }
 
@@ -122,11 +122,11 @@ static int net_up(void)
 	char name[IFNAMSIZ];
 	int fd, rc = -1;
 	if (!A.conf.ip) {
-		warn("upload: bootbench.upload needs bootbench.ip (and .netmask): the appliance has no DHCP client");
+		warning("upload: bootbench.upload needs bootbench.ip (and .netmask): the appliance has no DHCP client");
 		return -1;
 	}
 	if (find_if(A.conf.mac, name, sizeof name) < 0) {
-		warn("upload: no network interface%s%s (is its driver in the kernel or its module archive?)",
+		warning("upload: no network interface%s%s (is its driver in the kernel or its module archive?)",
 		     A.conf.mac ? " with MAC " : "", A.conf.mac ? A.conf.mac : "");
 		return -1;
 	}
@@ -206,7 +206,7 @@ static void send_batch(struct pending *p)
 			break;
 		if (status > 0)
 			snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
-		warn("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, err);
+		warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, err);
 		if (try < UPLOAD_TRIES)
 			sleep(2);
 	}
@@ -228,7 +228,7 @@ static void send_batch(struct pending *p)
 		}
 	} else {
 		p->failed = 1;
-		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
+		warning("upload: not sent; the records stay on the results partition and go with the next boot's upload");
 	}
 	sb_free(&resp);
 	p->batch.len = 0;
@@ -271,7 +271,7 @@ void upload_results(const struct sbuf *this_boot)
 	 * then 0, but its older records still wait for the server). */
 	snprintf(path, sizeof path, "/dev/%s", A.results_dev);
 	if (A.results_dev[0] && source_read(path, find_mark, &p, 1, NULL) != 0)
-		warn("upload: unable to read the records back from %s", path);
+		warning("upload: unable to read the records back from %s", path);
 	if (A.results_dev[0] && p.top <= p.mark && !(this_boot && this_boot->len && !A.rec.stored)) {
 		info("upload: nothing new to send");
 		return;
@@ -281,7 +281,7 @@ void upload_results(const struct sbuf *this_boot)
 		return;
 	}
 	if (net_up() < 0) {
-		warn("upload: not sent; the records stay on the results partition and go with the next boot's upload");
+		warning("upload: not sent; the records stay on the results partition and go with the next boot's upload");
 		return;
 	}
 	if (A.results_dev[0]) {

@@ -58,7 +58,7 @@ void die_sys(int code, const char *fmt, ...)
 	finish(code, 1, e, fmt, ap);
 }
 
-void warn(const char *fmt, ...)
+void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

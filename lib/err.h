@@ -20,7 +20,7 @@ extern void (*die_hook)(int code, const char *msg);
 void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* Like die() with ": <strerror(errno)>" appended. */
 void die_sys(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -118,7 +118,7 @@ int rec_emit(struct recorder *r, uint32_t type, const char *payload)
 			rec_truncate(&cut, payload, len, REC_TRUNC_BUDGET);
 			st = rs_append(&r->w, type, cut.s, cut.len, &seq);
 			if (st == 0)
-				warn("a %s record of %zu bytes is past the partition's %d-byte limit: stored "
+				warning("a %s record of %zu bytes is past the partition's %d-byte limit: stored "
 				     "truncated to %zu bytes (the console has it whole)",
 				     rs_type_name(type) ? rs_type_name(type) : "?", len, RECORD_PAYLOAD_MAX, cut.len);
 			sb_free(&cut);
@@ -126,7 +126,7 @@ int rec_emit(struct recorder *r, uint32_t type, const char *payload)
 		if (st == 0) {
 			rc = 0;
 		} else if (errno == ENOSPC) {
-			warn("results partition is full: this and later records are on the console only");
+			warning("results partition is full: this and later records are on the console only");
 			r->stored = 0;
 		} else {
 			warn_sys("unable to write a record to the results partition (console only from now on)");

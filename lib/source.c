@@ -36,7 +36,7 @@ static void part_record(void *ctx, const struct rs_rec *r)
 static void part_corrupt(void *ctx, uint64_t off, const char *why)
 {
 	struct part_ctx *pc = ctx;
-	warn("%s: offset %llu: %s", pc->src, (unsigned long long)off, why);
+	warning("%s: offset %llu: %s", pc->src, (unsigned long long)off, why);
 }
 
 /* One line of a console log or of collect output: find its record, if any. */
@@ -125,7 +125,7 @@ static void record_text_line(void *ctx, char *line, size_t len, unsigned long li
 	struct lines_ctx *lc = ctx;
 	if (!line) {
 		lc->toolong++;
-		warn("%s: line %lu: longer than %zu bytes, more than any record: skipped", lc->src, lineno, lc->max);
+		warning("%s: line %lu: longer than %zu bytes, more than any record: skipped", lc->src, lineno, lc->max);
 		return;
 	}
 	lc->found += one_line(line, len, lineno, lc->fn, lc->ctx);
@@ -147,7 +147,7 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, uns
 	if (lost)
 		*lost += toolong;
 	if (!found) {
-		warn("%s: no results partition and no record lines%s: nothing to collect", src,
+		warning("%s: no results partition and no record lines%s: nothing to collect", src,
 		     toolong ? " (only over-long lines)" : "");
 		return 1;
 	}
@@ -172,7 +172,7 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsig
 	}
 	r = rs_locate(fd, path, &reg, err, sizeof err);
 	if (r < 0) {
-		warn("%s", err);
+		warning("%s", err);
 		close(fd);
 		return 1;
 	}
@@ -183,23 +183,23 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsig
 		return r;
 	}
 	if (reg.cut)
-		warn("%s: the image is truncated: the partition's last %llu bytes are missing; reading what is there",
+		warning("%s: the image is truncated: the partition's last %llu bytes are missing; reading what is there",
 		     reg.desc, (unsigned long long)reg.cut);
 	if (rs_fd_read(&reg, blk, sizeof blk, 0) != (long)sizeof blk ||
 	    rs_header_decode(blk, sizeof blk, &h, err, sizeof err) < 0) {
-		warn("%s: %s", reg.desc, err);
+		warning("%s: %s", reg.desc, err);
 		close(fd);
 		return 1;
 	}
 	if (h.size > reg.size) {
-		warn("%s: header claims %llu bytes, the partition has %llu: reading what is there (the rest is lost)",
+		warning("%s: header claims %llu bytes, the partition has %llu: reading what is there (the rest is lost)",
 		     reg.desc, (unsigned long long)h.size, (unsigned long long)reg.size);
 		h.size = reg.size;
 		if (!reg.cut)
 			reg.cut = 1;	/* a bare partition cut short: counted as a loss below */
 	}
 	if (rs_scan(rs_fd_read, &reg, &h, &ops, &pc, &res, err, sizeof err) < 0) {
-		warn("%s: %s", reg.desc, err);
+		warning("%s: %s", reg.desc, err);
 		close(fd);
 		return 1;
 	}
@@ -212,7 +212,7 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsig
 		return 1;
 	}
 	if (tail.nonzero)
-		warn("%s: %llu bytes after the last good record (from offset %llu%s) are not free space: records "
+		warning("%s: %llu bytes after the last good record (from offset %llu%s) are not free space: records "
 		     "there are damaged or lost", reg.desc, (unsigned long long)tail.nonzero,
 		     (unsigned long long)tail.first, tail.checked < h.size ? ", first " RS_TAIL_WINDOW_TEXT " checked" : "");
 	if (!quiet)
