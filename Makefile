@@ -40,32 +40,50 @@ $(B)/host/%.o: %.c $(HDRS)
 
 $(B)/musl/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) -Os $(WARN) $(INC) -c -o $@ $<
+	$(MUSL_CC) -Os $(WARN) $(INC) $(MUSL_INC) -c -o $@ $<
 
 # ---- SQLite, the engine of the dbload and oltp workloads ----
-# Static libraries built by rootfs/build-sqlite from the Debian source package
+# Static libraries built by rootfs/build-lib from the Debian source package
 # pinned in rootfs/sources.lock, with the options of rootfs/recipes/sqlite3.sh:
 # one for musl (bootbench.static), one for the host (bootbench). The build is
 # cached in $(BOOTBENCH_CACHE)/build; build/sqlite holds copies. Only the
-# database workloads include sqlite3.h.
+# database workloads include sqlite3.h (and the boot record, for its version).
 SQLITE_OUT    := $(B)/sqlite
 SQLITE_HOST_A := $(SQLITE_OUT)/host/libsqlite3.a
 SQLITE_MUSL_A := $(SQLITE_OUT)/musl/libsqlite3.a
 SQLITE_H      := $(SQLITE_OUT)/include/sqlite3.h
-SQLITE_USERS  := $(wildcard workloads/dbload.c workloads/oltp.c workloads/sqlgen.c)
+SQLITE_USERS  := $(wildcard workloads/dbload.c workloads/oltp.c workloads/sqlgen.c) init/bootrec.c
 INC += -I$(SQLITE_OUT)/include
 
-$(SQLITE_HOST_A) $(SQLITE_MUSL_A) $(SQLITE_H) &: rootfs/build-sqlite rootfs/recipes/sqlite3.sh rootfs/sources.lock
-	rootfs/build-sqlite $(SQLITE_OUT) >/dev/null
+$(SQLITE_HOST_A) $(SQLITE_MUSL_A) $(SQLITE_H) &: rootfs/build-lib rootfs/recipes/sqlite3.sh rootfs/sources.lock
+	rootfs/build-lib sqlite3 $(SQLITE_OUT) >/dev/null
 
 $(patsubst %.c,$(B)/host/%.o,$(SQLITE_USERS)) $(patsubst %.c,$(B)/musl/%.o,$(SQLITE_USERS)): $(SQLITE_H)
 # ---- end of SQLite ----
 
+# ---- libblkid: what a disk holds (lib/probe.c) ----
+# The appliance links a static libblkid built by rootfs/build-lib from the
+# util-linux source package pinned in rootfs/sources.lock; the host build
+# links Debian's libblkid (libblkid-dev: the same util-linux version). Only
+# the musl objects see the pinned header.
+BLKID_OUT    := $(B)/blkid
+BLKID_MUSL_A := $(BLKID_OUT)/musl/libblkid.a
+BLKID_H      := $(BLKID_OUT)/include/blkid/blkid.h
+BLKID_USERS  := lib/probe.c
+HOST_LIBS    := -lblkid -lm
+
+$(BLKID_MUSL_A) $(BLKID_H) &: rootfs/build-lib rootfs/recipes/util-linux.sh rootfs/sources.lock
+	rootfs/build-lib util-linux $(BLKID_OUT) >/dev/null
+
+$(patsubst %.c,$(B)/musl/%.o,$(BLKID_USERS)): $(BLKID_H)
+$(patsubst %.c,$(B)/musl/%.o,$(BLKID_USERS)): MUSL_INC := -I$(BLKID_OUT)/include
+# ---- end of libblkid ----
+
 $(B)/bootbench: $(HOST_OBJ) $(SQLITE_HOST_A)
-	$(CC) $(CFLAGS) -o $@ $^ -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LIBS)
 
 # The appliance's copy: static musl, the same sources.
-$(B)/bootbench.static: $(MUSL_OBJ) $(SQLITE_MUSL_A)
+$(B)/bootbench.static: $(MUSL_OBJ) $(SQLITE_MUSL_A) $(BLKID_MUSL_A)
 	$(MUSL_CC) -static -s -o $@ $^ -lm
 
 $(B)/userland.cpio.gz: $(B)/bootbench.static $(shell find rootfs -type f)
@@ -84,7 +102,7 @@ kernel:
 
 $(B)/tests/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_HOST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) -lm
+	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) $(HOST_LIBS)
 
 check-unit: $(UNIT_BIN) $(B)/bootbench
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_BIN) tests/host-*.t
@@ -150,10 +168,10 @@ $(FUZZ_OUT)/obj/%.o: %.c $(HDRS)
 FUZZ_TARGETS := records plan gpt httphead
 
 $(FUZZ_OUT)/%: tests/fuzz/%.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $^ -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $^ $(HOST_LIBS)
 
 $(FUZZ_OUT)/mkseeds: tests/fuzz/mkseeds.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) $(INC) -o $@ $^ -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) $(INC) -o $@ $^ $(HOST_LIBS)
 
 $(FUZZ_OUT)/.seeds: $(FUZZ_OUT)/mkseeds
 	@mkdir -p $(FUZZ_OUT)/corpus

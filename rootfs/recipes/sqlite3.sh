@@ -2,8 +2,12 @@
 # the userland but a static library linked into bootbench itself, built twice
 # from the same amalgamation with the same options: once with musl-gcc (for
 # build/bootbench.static) and once with the host gcc (for build/bootbench).
-# Driven by rootfs/build-sqlite (not build-userland); its text is part of the
+# Driven by rootfs/build-lib (not build-userland); its text is part of the
 # cache key, so changing an option below rebuilds both archives.
+
+RECIPE_OUTPUTS="musl/libsqlite3.a host/libsqlite3.a include/sqlite3.h options"
+RECIPE_TOOLS="tclsh"
+RECIPE_PKGS="tcl8.6"
 #
 # The Debian source package is the full upstream tree, without the
 # sqlite3.c amalgamation: `configure && make sqlite3.c` generates it (needs
