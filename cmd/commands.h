@@ -35,6 +35,5 @@ extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[]
 int wants_help(int argc, char **argv);
 /* Sizes and durations: lib/units.h, the one grammar of each. */
 /* What a disk already holds (partition table, filesystem, RAID), or NULL. */
-const char *disk_signature(int fd);
 
 #endif

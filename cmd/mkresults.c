@@ -12,8 +12,9 @@ const char mkresults_usage[] =
 "                 G, T suffixes, powers of 1024); removed again if mkresults\n"
 "                 fails after creating it\n"
 "  --device DEV   a real block device: everything on it is destroyed; needs\n"
-"                 --yes-destroy, and refuses a device holding any partition\n"
-"                 table or filesystem/RAID signature unless --force is given\n"
+"                 --yes-destroy, and refuses a device on which libblkid finds\n"
+"                 anything (partition table, filesystem, md/LVM/LUKS member,\n"
+"                 swap, a scratch label) unless --force is given\n"
 "  --plan FILE    store a plan in the header; boots without bootbench.plan=\n"
 "                 run it (the command line wins)\n"
 "  --force        overwrite an existing IMAGE / ignore signatures on DEV\n"
@@ -32,45 +33,11 @@ const char mkresults_usage[] =
 #include "commands.h"
 #include "defaults.h"
 #include "err.h"
+#include "probe.h"
 #include "gpt.h"
 #include "results.h"
 #include "units.h"
 #include "xio.h"
-
-/* Signatures that mean "somebody's data lives here". */
-static const struct sig {
-	long long off;
-	const char *magic;
-	int len;
-	const char *what;
-} sigs[] = {
-	{ 510, "\x55\xaa", 2, "an MBR / boot sector" },
-	{ 512, "EFI PART", 8, "a GPT partition table" },
-	{ 4096, "EFI PART", 8, "a GPT partition table (4K sectors)" },
-	{ 1080, "\x53\xef", 2, "an ext2/3/4 filesystem" },
-	{ 0, "XFSB", 4, "an XFS filesystem" },
-	{ 4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.2)" },
-	{ 0, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.1)" },
-	{ 4086, "SWAPSPACE2", 10, "a swap area" },
-	{ 4086, "SWAP-SPACE", 10, "a swap area" },
-	{ 512, "LABELONE", 8, "an LVM physical volume" },
-	{ 65600, "_BHRfS_M", 8, "a btrfs filesystem" },
-	{ 32769, "CD001", 5, "an ISO 9660 filesystem" },
-	{ 0, "BOOTBNCH", 8, "a bootbench results partition" },
-	{ 0, "BBSCRATCH", 9, "a bootbench scratch label" },
-};
-
-const char *disk_signature(int fd)
-{
-	unsigned char buf[70000];
-	long got = pread_all(fd, buf, sizeof buf, 0);
-	if (got < 0)
-		return "unreadable contents";
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		if (sigs[i].off + sigs[i].len <= got && !memcmp(buf + sigs[i].off, sigs[i].magic, sigs[i].len))
-			return sigs[i].what;
-	return NULL;
-}
 
 static char *load_plan(const char *file, size_t *len, char *name, size_t namelen)
 {
@@ -160,7 +127,7 @@ int mkresults_main(int argc, char **argv)
 		if (ftruncate(fd, (off_t)size) < 0)
 			die_sys(EXIT_SYSFAIL, "unable to size %s to %llu bytes", image, size);
 	} else {
-		const char *sig;
+		char held[1024];
 		struct stat st;
 		if (!yes)
 			die(EXIT_BADINPUT, "--device destroys everything on %s: add --yes-destroy if you mean it", device);
@@ -169,9 +136,8 @@ int mkresults_main(int argc, char **argv)
 			die_sys(EXIT_SYSFAIL, "unable to open %s exclusively (in use?)", device);
 		if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode))
 			die(EXIT_BADINPUT, "%s is not a block device (for an image file, give it as IMAGE)", device);
-		sig = disk_signature(fd);
-		if (sig && !force)
-			die(EXIT_BADINPUT, "%s holds %s; refusing to destroy it (add --force after checking)", device, sig);
+		if (!force && probe_holds(fd, 0, held, sizeof held))
+			die(EXIT_BADINPUT, "%s holds %s; refusing to destroy it (add --force after checking)", device, held);
 	}
 	if (dev_geometry(fd, &bytes, &lbs) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to get the size of %s", image ? image : device);

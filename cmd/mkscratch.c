@@ -7,10 +7,14 @@ const char mkscratch_usage[] =
 "\n"
 "Writes the bootbench scratch label into the first sector. The appliance then\n"
 "claims the disk without bootbench.disks= and builds layouts on it, destroying\n"
-"its contents on every boot. Refuses a disk holding a partition table or a\n"
-"filesystem/RAID signature unless --force is given. The appliance rewrites\n"
-"the label after each layout; if a boot dies mid-layout the label may be gone,\n"
-"and the disk is then simply not claimed (label it again).\n"
+"its contents on every boot. Refuses, unless --force is given, a disk that\n"
+"libblkid finds anything on: a partition table, a filesystem, an md, LVM,\n"
+"LUKS, ZFS or bcache member, swap. A disk already labelled is relabelled\n"
+"when it holds only what the appliance leaves (ext2/3/4, xfs, its own md\n"
+"array). The appliance rewrites the label after each layout; if a boot dies\n"
+"mid-layout the label may be gone, and the disk is then simply not claimed\n"
+"(label it again). A labelled disk that somebody has since put anything\n"
+"else on is not claimed either.\n"
 "exit: 0 labelled, 100 refused or bad usage, 111 system failure.\n";
 
 #include <fcntl.h>
@@ -22,6 +26,7 @@ const char mkscratch_usage[] =
 #include "commands.h"
 #include "defaults.h"
 #include "err.h"
+#include "probe.h"
 #include "xio.h"
 
 int mkscratch_main(int argc, char **argv)
@@ -38,8 +43,8 @@ int mkscratch_main(int argc, char **argv)
 	if (!yes)
 		die(EXIT_BADINPUT, "labelling a disk as scratch lets the appliance destroy it: add --yes-destroy");
 	for (int i = 1; i < argc; i++) {
-		unsigned char label[512], first[512];
-		const char *sig;
+		unsigned char label[512];
+		char held[1024];
 		int fd;
 		if (argv[i][0] == '-')
 			continue;
@@ -47,11 +52,10 @@ int mkscratch_main(int argc, char **argv)
 		fd = open(argv[i], O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			die_sys(EXIT_SYSFAIL, "unable to open %s", argv[i]);
-		sig = disk_signature(fd);
-		if (pread_all(fd, first, sizeof first, 0) == sizeof first && scratch_label_ok(first, sizeof first))
-			sig = NULL;	/* already ours */
-		if (sig && !force)
-			die(EXIT_BADINPUT, "%s holds %s; refusing to label it scratch (add --force after checking)", argv[i], sig);
+		/* a disk already labelled is relabelled, unless something that
+		 * is not the appliance's own was put on it since */
+		if (!force && probe_holds(fd, 1, held, sizeof held))
+			die(EXIT_BADINPUT, "%s holds %s; refusing to label it scratch (add --force after checking)", argv[i], held);
 		scratch_label_make(label);
 		if (pwrite_all(fd, label, sizeof label, 0) < 0 || fsync(fd) < 0)
 			die_sys(EXIT_SYSFAIL, "unable to write the label to %s", argv[i]);

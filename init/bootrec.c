@@ -12,7 +12,9 @@
 #include "hash.h"
 #include "init.h"
 #include "json.h"
+#include "probe.h"
 #include "proc.h"
+#include "sqlite3.h"
 #include "xio.h"
 
 /* sha256 of the kernel's own config (/proc/config.gz, decompressed), or "" */
@@ -144,13 +146,13 @@ static void md_safety(struct jw *w)
 	for (char *l = st ? strtok_r(st, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
 		if (!strncmp(l, "md", 2) && strstr(l, " : ")) {
 			jw_str(w, NULL, l);
-			warn("the kernel assembled %s before init ran (md autodetect): it may write disks that were not claimed",
+			warning("the kernel assembled %s before init ran (md autodetect): it may write disks that were not claimed",
 			     l);
 		}
 	jw_arr_end(w);
 	jw_obj_end(w);
 	if (!off)
-		warn("raid=noautodetect is not on the kernel command line: a kernel with md built in may assemble and "
+		warning("raid=noautodetect is not on the kernel command line: a kernel with md built in may assemble and "
 		     "resync RAID members on unclaimed disks before init runs");
 	free(st);
 }
@@ -174,6 +176,12 @@ char *boot_record_json(void)
 	jw_str(&w, "cmdline", A.cmdline_raw);
 	md_safety(&w);
 	jw_str(&w, "userland", A.userland_id);
+	/* linked into bootbench itself, so inside the userland id too; named
+	 * here as the manifest names the userland's tools */
+	jw_obj(&w, "libraries");
+	jw_str(&w, "libblkid", probe_library_version());
+	jw_str(&w, "sqlite3", sqlite3_libversion());
+	jw_obj_end(&w);
 	jw_str(&w, "mode", A.conf.mode);
 	jw_str(&w, "accel", A.conf.accel);
 	jw_str(&w, "tag", A.conf.tag);

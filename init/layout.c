@@ -232,6 +232,10 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		argv[n++] = (char *)MD_DEV;
 		argv[n++] = (char *)"--run";
 		argv[n++] = (char *)"--metadata=1.2";
+		/* the array's name marks it the appliance's own (MD_NAME): a
+		 * scratch-labelled disk holding any other md member was used
+		 * by somebody since it was labelled, and is not claimed */
+		argv[n++] = (char *)"--name=" MD_NAME;
 		snprintf(level, sizeof level, "--level=%s", L->md_level);
 		argv[n++] = level;
 		snprintf(ndev, sizeof ndev, "--raid-devices=%zu", bl->nmembers);

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "layout.h"
 #include "plan.h"
+#include "probe.h"
 #include "proc.h"
 #include "workload.h"
 #include "xio.h"
@@ -57,21 +58,43 @@ static char *load_plan_text(char *name, size_t namelen, size_t *len)
 	return NULL;
 }
 
+/* Which disks this boot may write. A scratch label only counts when the
+ * disk holds nothing the appliance did not put there itself (libblkid's
+ * answer, lib/probe.c): LVM, LUKS, md or partition tables written after the
+ * label leave sector 0 alone, and the label would then hand somebody's new
+ * data over. What every claimed disk held before this boot wipes it goes
+ * into a "claim" event record, so that a wrong bootbench.disks= is at
+ * least on the record. */
 static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 {
 	struct sbuf notes = {0};
+	char (*held)[512] = xcalloc(A.ndevs + 1, sizeof *held);
+	struct jw ev;
 	for (size_t i = 0; i < A.ndevs; i++) {
-		char path[64];
-		unsigned char sec[512];
+		char path[64], err[256];
+		struct probe_result pr;
 		int fd;
 		labelled[i] = 0;
 		snprintf(path, sizeof path, "/dev/%s", A.devs[i].name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			if (pread_all(fd, sec, sizeof sec, 0) == sizeof sec)
-				labelled[i] = scratch_label_ok(sec, sizeof sec);
-			close(fd);
+		if (fd < 0) {
+			snprintf(held[i], sizeof held[i], "unreadable: %s", strerror(errno));
+			continue;
 		}
+		if (disk_probe(fd, &pr, err, sizeof err) < 0) {
+			snprintf(held[i], sizeof held[i], "%s", err);
+		} else {
+			probe_describe(&pr, held[i], sizeof held[i]);
+			labelled[i] = pr.scratch;
+			if (pr.scratch && probe_foreign(&pr)) {
+				labelled[i] = 0;
+				sb_printf(&notes, "disk %s carries the scratch label but also what the appliance never "
+					  "writes: %s. Somebody used it after it was labelled: not claimed (once it "
+					  "holds nothing you need, label it again with bootbench mkscratch --force)\n",
+					  A.devs[i].name, held[i]);
+			}
+		}
+		close(fd);
 	}
 	*nclaimed = claim_disks(A.devs, A.ndevs, A.conf.disks, labelled, A.results_dev, A.conf.readonly, claimed,
 				&notes);
@@ -82,16 +105,34 @@ static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 			warning("%s", l);
 	}
 	sb_free(&notes);
+	jw_init(&ev);
+	jw_obj(&ev, NULL);
+	jw_str(&ev, "event", "claim");
+	jw_str(&ev, "probe", probe_library_version());
+	jw_arr(&ev, "disks");
 	for (size_t i = 0; i < A.ndevs; i++) {
 		int c = 0;
+		const char *how;
 		for (size_t k = 0; k < *nclaimed; k++)
 			c |= claimed[k] == i;
-		info("disk %s: %s", A.devs[i].name,
-		     !strcmp(A.devs[i].name, A.results_dev) ? "results disk (only its results partition is written)" :
-		     claim_listed(&A.devs[i], A.conf.readonly) ? "read-only (bootbench.readonly): opened O_RDONLY, never written" :
-		     c ? (labelled[i] ? "claimed (scratch label)" : "claimed (bootbench.disks)") :
-			 "not claimed: never written");
+		how = !strcmp(A.devs[i].name, A.results_dev) ? "results disk (only its results partition is written)" :
+		      claim_listed(&A.devs[i], A.conf.readonly) ? "read-only (bootbench.readonly): opened O_RDONLY, never written" :
+		      c ? (labelled[i] ? "claimed (scratch label)" : "claimed (bootbench.disks)") :
+			  "not claimed: never written";
+		info("disk %s: %s%s%s", A.devs[i].name, how, c && held[i][0] ? "; held before this boot: " : "",
+		     c ? held[i] : "");
+		jw_obj(&ev, NULL);
+		jw_str(&ev, "name", A.devs[i].name);
+		jw_str(&ev, "serial", A.devs[i].serial);
+		jw_str(&ev, "decision", how);
+		jw_str(&ev, "held", held[i]);
+		jw_obj_end(&ev);
 	}
+	jw_arr_end(&ev);
+	jw_obj_end(&ev);
+	rec_emit(&A.rec, RS_EVENT, ev.sb.s);
+	sb_free(&ev.sb);
+	free(held);
 }
 
 static void params_json(struct jw *w, const struct plan_workload *pw)

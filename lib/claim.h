@@ -17,6 +17,10 @@
 #include "sbuf.h"
 
 #define SCRATCH_MAGIC "BBSCRATCH1"
+/* The name of every md array the appliance creates (mdadm --name, as
+ * libblkid's LABEL of each member): an md member of any other name on a
+ * scratch-labelled disk is somebody's array (lib/probe.c probe_foreign). */
+#define MD_NAME "bootbench:scratch"
 
 /* Pure: devs[n] as discovered, tokens the comma list (or NULL), labelled[i]
  * nonzero when devs[i] carries the scratch label, results the name of the

@@ -10,9 +10,9 @@
 KS=${KERNELS:-"debian-6.1-generic debian-6.1-rt"}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 set -- $KS
-plan $(($# * 10 + 4))
+plan $(($# * 11 + 4))
 for k in $KS; do
-	if ! need_kernel "$k"; then for i in 1 2 3 4 5 6 7 8 9 10; do skip "$k not fetched"; done; continue; fi
+	if ! need_kernel "$k"; then for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "$k not fetched"; done; continue; fi
 	img=$T/$k.img log=$T/$k.log
 	head -c 32M /dev/urandom > "$T/$k.victim"
 	before=$(sha256sum < "$T/$k.victim")
@@ -24,8 +24,11 @@ for k in $KS; do
 		"$k: one record per (layout, tunables, workload, iteration)"
 	is "$(jq -r .status "$T/$k.runs" | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')" "ok:40 " "$k: every run ok"
 	is "$(jq -r '.layout.name' "$T/$k.runs" | sort -u | tr '\n' ' ')" "raid0-ext2 raid1-ext3 ramdisk-ext3 tmpfs xfs " "$k: all five layouts ran"
-	ok "$k: md layouts carry mdadm detail and how the array was created" \
-		all_true "$T/$k.runs" 'select(.layout.kind=="md") | (.layout.md.detail | test("Raid Level")) and (.layout.md.resync != null)'
+	ok "$k: md layouts carry mdadm detail and how the array was created, named as the appliance's own" \
+		all_true "$T/$k.runs" 'select(.layout.kind=="md") | (.layout.md.detail | test("Raid Level")) and (.layout.md.detail | test("Name : bootbench:scratch")) and (.layout.md.resync != null)'
+	"$BB" collect "$img" 2>/dev/null | jq -r 'select(.type=="event" and .data.event=="claim") | .data.disks[] | .decision' | sort | uniq -c | awk '{$1=$1; print}' | tr '\n' ';' >"$T/$k.claim"
+	is "$(cat "$T/$k.claim")" "4 claimed (scratch label);1 not claimed: never written;1 results disk (only its results partition is written);" \
+		"$k: the claim event says what became of each disk"
 	ok "$k: filesystem layouts carry superblock features and the mount line" \
 		all_true "$T/$k.runs" 'select(.layout.fs.type|test("ext|xfs")) | (.layout.fs.superblock|length > 0) and (.layout.fs.mount|test("/mnt/bb"))'
 	ok "$k: tunables in force read back per device (scheduler of the members as requested)" \

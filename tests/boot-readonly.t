@@ -6,11 +6,13 @@
 # Workloads that may write are refused there; a disk named read-only is
 # never claimed, even when it carries the scratch label; a layout naming a
 # disk the command line did not give read-only is skipped with the reason.
+# A scratch-labelled disk that somebody has since made an md member (nas:0)
+# is not claimed either: libblkid sees what the appliance never writes.
 . "$(dirname "$0")/lib.sh"
 k=${KERNEL:-debian-6.1-generic}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$k" || skip_all "$k not fetched (make kernels)"
-plan 11
+plan 14
 
 # the user's disk (random bytes: any write shows), and a scratch-labelled
 # disk that the command line names read-only too
@@ -18,7 +20,12 @@ head -c 48M /dev/urandom >"$T/user.img"
 head -c 48M /dev/urandom >"$T/labelled.img"
 "$BB" mkscratch "$T/labelled.img" --yes-destroy --force >/dev/null 2>&1
 [ "$(head -c 10 "$T/labelled.img")" = BBSCRATCH1 ] || { echo "Bail out! mkscratch did not label $T/labelled.img"; exit 1; }
-sum_user=$(sha256sum <"$T/user.img") sum_lab=$(sha256sum <"$T/labelled.img")
+# a scratch-labelled disk on which somebody created an md array since
+# (mdadm leaves sector 0, and so the label, alone): libblkid sees it
+head -c 48M /dev/zero >"$T/reused.img"
+"$BB" mkscratch "$T/reused.img" --yes-destroy >/dev/null 2>&1
+python3 tests/fixtures/md12-member.py "$T/reused.img" nas:0
+sum_user=$(sha256sum <"$T/user.img") sum_lab=$(sha256sum <"$T/labelled.img") sum_reused=$(sha256sum <"$T/reused.img")
 cat >"$T/ro.plan" <<'PLAN'
 plan readonly
 layout userdisk readonly=bbdisk0
@@ -33,7 +40,7 @@ img=$T/ro.img
 "$BB" mkresults "$img" --size 16M --plan "$T/ro.plan" 2>/dev/null
 # bbdisk0 user, bbdisk1 labelled, bbdisk2 a third disk not given read-only
 head -c 8M /dev/zero >"$T/third.img"
-boot "$k" "$T/ro.log" --results "$img" --disk "$T/user.img" --disk "$T/labelled.img" --disk "$T/third.img" \
+boot "$k" "$T/ro.log" --results "$img" --disk "$T/user.img" --disk "$T/labelled.img" --disk "$T/third.img" --disk "$T/reused.img" \
 	--append " bootbench.readonly=bbdisk0,bbdisk1"
 is "$?" 0 "$k boots the plan and powers off"
 "$BB" collect "$img" 2>/dev/null | jq -c 'select(.type == "run") | .data' >"$T/runs"
@@ -53,6 +60,12 @@ ok "the scratch-labelled disk named read-only is not claimed, and the console sa
 is "$(jq -r 'select(.layout.name == "onscratch") | .status' "$T/runs" | sort -u)" skipped \
 	"... so the layout needing a claimed disk is skipped"
 is "$(sha256sum <"$T/labelled.img")" "$sum_lab" "... and that disk is byte-identical too"
+ok "a scratch-labelled disk holding somebody's md member (nas:0) is not claimed, and the console says what it holds" \
+	grep -q 'disk vde carries the scratch label but also what the appliance never writes: bootbench_scratch (a signature, at byte 0), linux_raid_member (a RAID or volume member labelled "nas:0", at byte 4096)' "$T/ro.log"
+is "$(sha256sum <"$T/reused.img")" "$sum_reused" "... and it is byte-identical after the plan"
+is "$("$BB" collect "$img" 2>/dev/null | jq -r 'select(.type == "event" and .data.event == "claim") | .data.disks[] | select(.serial == "bbdisk3") | "\(.decision) | \(.held)"')" \
+	'not claimed: never written | bootbench_scratch (a signature, at byte 0), linux_raid_member (a RAID or volume member labelled "nas:0", at byte 4096)' \
+	"the claim event records each disk's decision and what libblkid found on it"
 is "$(jq -r 'select(.layout.name == "notgiven") | .reason' "$T/runs" | sort -u)" \
 	"layout notgiven: disk bbdisk2 is not named in bootbench.readonly= (the kernel command line says which disks may be read)" \
 	"a layout naming a disk the command line did not give read-only is skipped, with the reason"
