@@ -104,6 +104,11 @@ int u64set_add(struct u64set *s, unsigned long long key)
 	return 0;
 }
 
+int u64set_has(const struct u64set *s, unsigned long long key)
+{
+	return s->cap && s->k[u64_slot(s, key)] == key;
+}
+
 void u64set_free(struct u64set *s)
 {
 	free(s->k);

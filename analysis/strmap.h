@@ -28,6 +28,8 @@ struct u64set {
 };
 /* 1 if key was there already, else adds it and returns 0. */
 int u64set_add(struct u64set *s, unsigned long long key);
+/* 1 if key is in the set. */
+int u64set_has(const struct u64set *s, unsigned long long key);
 void u64set_free(struct u64set *s);
 
 #endif

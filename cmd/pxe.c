@@ -7,7 +7,7 @@
  */
 const char pxe_usage[] =
 "usage: bootbench pxe serve ROOT [--bind ADDR] [--port P] [--quota SIZE]\n"
-"                            [--min-boot-seconds S]\n"
+"                            [--max-records N] [--min-boot-seconds S]\n"
 "       bootbench pxe status ROOT\n"
 "\n"
 "ROOT is a boot root laid out by scripts/pxe-serve: userland.cpio.gz,\n"
@@ -36,6 +36,10 @@ const char pxe_usage[] =
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
 "  --quota SIZE  bytes of records.jsonl a target may reach (default 1G)\n"
+"  --max-records N  records one boot (a record's boot_id) may store\n"
+"                (default 100000), and at most 65536 boots a target; an\n"
+"                upload past either is refused whole with 413 and a log line\n"
+"                (its records stay on the target's results partition)\n"
 "  --min-boot-seconds S  a /boot request for the boot in flight within S\n"
 "                s of handing it out, before it reported, answers that boot\n"
 "                again (default 10; 0: every request is the next boot)\n"
@@ -74,6 +78,7 @@ const char pxe_usage[] =
 #include "httphead.h"
 #include "json.h"
 #include "source.h"
+#include "strmap.h"
 #include "sbuf.h"
 #include "units.h"
 #include "xio.h"
@@ -429,13 +434,8 @@ out:
 		free(names[i]);
 }
 
-/* 64-bit keys of the canonical lines a target already has: an open
- * addressing set (key 0 is mapped to 1), so a long history costs O(1) a line */
-struct seen {
-	unsigned long long *k;
-	size_t n, cap;	/* cap: a power of two, or 0 */
-};
-
+/* The 64-bit key of a canonical line (the first 8 bytes of its sha256; 0,
+ * which a u64set cannot hold, becomes 1). */
 static unsigned long long line_key(const char *s, size_t len)
 {
 	unsigned char d[32];
@@ -449,39 +449,6 @@ static unsigned long long line_key(const char *s, size_t len)
 	return k ? k : 1;
 }
 
-static unsigned long long *seen_slot(const struct seen *s, unsigned long long k)
-{
-	size_t i = (size_t)k & (s->cap - 1);
-	while (s->k[i] && s->k[i] != k)
-		i = (i + 1) & (s->cap - 1);
-	return &s->k[i];
-}
-
-static int seen_has(const struct seen *s, unsigned long long k)
-{
-	return s->cap && *seen_slot(s, k) == k;
-}
-
-static void seen_add(struct seen *s, unsigned long long k)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		struct seen bigger = { xmalloc(sizeof *s->k * (s->cap ? 2 * s->cap : 1024)), 0,
-				       s->cap ? 2 * s->cap : 1024 };
-		memset(bigger.k, 0, sizeof *bigger.k * bigger.cap);
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->k[i])
-				*seen_slot(&bigger, s->k[i]) = s->k[i];
-		bigger.n = s->n;
-		free(s->k);
-		*s = bigger;
-	}
-	if (!seen_has(s, k)) {
-		*seen_slot(s, k) = k;
-		s->n++;
-	}
-}
-
-/* Parses and re-dumps a line: the canonical text, or NULL if not a record. */
 static char *canonical(const char *line, size_t len, char *err, size_t errlen)
 {
 	struct jv *v = json_parse(line, len, err, errlen);
@@ -509,14 +476,55 @@ static char *canonical(const char *line, size_t len, char *err, size_t errlen)
 
 struct store {
 	char mac[18];
-	struct seen seen;
+	struct u64set seen;		/* line_key of every line */
 	unsigned long long lines;	/* records in the file */
 	unsigned long long toolong;	/* of them, lines longer than MAX_LINE */
+	struct strmap boots;		/* a record's boot_id -> index into bootn */
+	unsigned long long *bootn;	/* records stored per boot_id */
+	size_t nboots;
 };
 
 static struct store *stores;
 static size_t nstores;
 static unsigned long long quota = 1ull << 30;	/* --quota: bytes of records.jsonl per target */
+static unsigned long long max_per_boot = 100000;	/* --max-records: records a target's boot may store */
+/* Boot ids counted per target: years of boots, and a bound on what a
+ * token holder sending a fresh boot_id on every record can make us keep. */
+#define MAX_BOOT_IDS 65536
+
+/* The boot_id of a canonical line, as text (at most 64 bytes), into id;
+ * "" when it has none. The same text function at indexing and at upload,
+ * so a record counts against the same boot either way. */
+static void boot_of(const char *line, size_t len, char id[65])
+{
+	const char *k = memmem(line, len, "\"boot_id\":\"", 11), *e;
+	size_t n;
+	id[0] = 0;
+	if (!k)
+		return;
+	k += 11;
+	e = memchr(k, '"', (size_t)(line + len - k));
+	n = e ? (size_t)(e - k) : 0;
+	if (n > 64)
+		n = 64;
+	memcpy(id, k, n);
+	id[n] = 0;
+}
+
+/* The counter of boot id in st, made if there is room; NULL past
+ * MAX_BOOT_IDS. */
+static unsigned long long *boot_count(struct store *st, const char *id)
+{
+	size_t i = strmap_get(&st->boots, id);
+	if (i != (size_t)-1)
+		return &st->bootn[i];
+	if (st->nboots == MAX_BOOT_IDS)
+		return NULL;
+	st->bootn = xrealloc(st->bootn, (st->nboots + 1) * sizeof *st->bootn);
+	st->bootn[st->nboots] = 0;
+	strmap_put(&st->boots, id, st->nboots);
+	return &st->bootn[st->nboots++];
+}
 
 /* Calls fn for each line of the file at p (lines_read: over-long lines
  * come with line NULL). A missing file has no lines. */
@@ -535,11 +543,17 @@ static int each_line(const char *p, text_line_fn fn, void *ctx)
 static void index_line(void *ctx, char *line, size_t len, unsigned long lineno)
 {
 	struct store *st = ctx;
+	char id[65];
+	unsigned long long *c;
 	st->lines++;
-	if (line)
-		seen_add(&st->seen, line_key(line, len));
-	else
+	if (!line) {
 		st->toolong++;
+		return;
+	}
+	u64set_add(&st->seen, line_key(line, len));
+	boot_of(line, len, id);
+	if ((c = boot_count(st, id)))
+		++*c;
 }
 
 static void count_line(void *ctx, char *line, size_t len, unsigned long lineno)
@@ -562,7 +576,7 @@ static struct store *store_of(const char *mac)
 	if (each_line(p, index_line, st) < 0) {
 		tlog(mac, "unable to store records: unable to read %s: %s", p, strerror(errno));
 		free(p);
-		free(st->seen.k);
+		u64set_free(&st->seen);
 		return NULL;
 	}
 	free(p);
@@ -582,7 +596,11 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 {
 	char *p = tpath(mac, "records.jsonl");
 	struct store *store;
-	struct seen mine = {0};	/* keys of this upload, until they are stored */
+	struct u64set mine = {0};	/* keys of this upload, until they are stored */
+	struct strmap up = {0};		/* this upload's new records per boot_id */
+	unsigned long long *upn = NULL;
+	char (*upid)[65] = NULL;
+	size_t nup = 0;
 	struct sbuf add = {0}, msg = {0};
 	size_t fresh = 0, dup = 0, bad = 0, lineno = 0;
 	const char *s, *end;
@@ -609,13 +627,23 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 					tlog(mac, "upload line %zu: %s: skipped", lineno, err);
 			} else {
 				unsigned long long k = line_key(c, strlen(c));
-				if (seen_has(&store->seen, k) || seen_has(&mine, k)) {
+				if (u64set_has(&store->seen, k) || u64set_add(&mine, k)) {
 					dup++;
 				} else {
-					seen_add(&mine, k);
+					char id[65];
+					size_t i;
 					sb_puts(&add, c);
 					sb_putc(&add, '\n');
 					fresh++;
+					boot_of(c, strlen(c), id);
+					if ((i = strmap_get(&up, id)) == (size_t)-1) {
+						upn = xrealloc(upn, (nup + 1) * sizeof *upn);
+						upid = xrealloc(upid, (nup + 1) * sizeof *upid);
+						upn[nup] = 0;
+						memcpy(upid[nup], id, sizeof id);
+						i = strmap_put(&up, id, nup++);
+					}
+					upn[i]++;
 				}
 				free(c);
 			}
@@ -637,6 +665,29 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 			     fresh, add.len, p, (long long)sb.st_size, quota);
 			reply_text(fd, 413, "quota exceeded: this target's records are at the server's limit\n");
 			goto out;
+		}
+		/* records per boot: the whole upload or none of it (the records
+		 * stay on the target's results partition either way) */
+		{
+			size_t newids = 0;
+			for (size_t i = 0; i < nup; i++) {
+				size_t j = strmap_get(&store->boots, upid[i]);
+				unsigned long long have = j == (size_t)-1 ? 0 : store->bootn[j];
+				newids += j == (size_t)-1;
+				if (have + upn[i] > max_per_boot) {
+					tlog(mac, "upload of %zu records refused: boot %.64s would have %llu records, the "
+					     "limit is %llu a boot (--max-records)", fresh, upid[i], have + upn[i],
+					     max_per_boot);
+					reply_text(fd, 413, "quota exceeded: too many records from one boot\n");
+					goto out;
+				}
+			}
+			if (store->nboots + newids > MAX_BOOT_IDS) {
+				tlog(mac, "upload of %zu records refused: %zu boots new to this target, %zu known, at most "
+				     "%d a target", fresh, newids, store->nboots, MAX_BOOT_IDS);
+				reply_text(fd, 413, "quota exceeded: too many boots\n");
+				goto out;
+			}
 		}
 		/* A line torn by an earlier crash gets its newline first, so
 		 * the new records do not run into it. */
@@ -665,7 +716,12 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 		}
 		for (size_t i = 0; i < mine.cap; i++)
 			if (mine.k[i])
-				seen_add(&store->seen, mine.k[i]);
+				u64set_add(&store->seen, mine.k[i]);
+		for (size_t i = 0; i < nup; i++) {
+			unsigned long long *c = boot_count(store, upid[i]);
+			if (c)
+				*c += upn[i];
+		}
 		store->lines += fresh;
 	}
 	{
@@ -683,7 +739,10 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 out:
 	if (wfd >= 0)
 		close(wfd);
-	free(mine.k);
+	u64set_free(&mine);
+	strmap_free(&up);
+	free(upn);
+	free(upid);
 	free(p);
 	sb_free(&add);
 	sb_free(&msg);
@@ -1115,6 +1174,12 @@ int pxe_main(int argc, char **argv)
 			port = strtol(argv[++i], &e, 10);
 			if (!*argv[i] || *e || port < 0 || port > 65535)
 				die(EXIT_BADINPUT, "bad --port \"%s\" (0..65535)", argv[i]);
+		} else if (!strcmp(argv[i], "--max-records") && i + 1 < argc) {
+			char *e;
+			errno = 0;
+			max_per_boot = strtoull(argv[++i], &e, 10);
+			if (errno || e == argv[i] || *e || argv[i][0] == '-' || !max_per_boot)
+				die(EXIT_BADINPUT, "bad --max-records \"%s\" (a count from 1)", argv[i]);
 		} else if (!strcmp(argv[i], "--quota") && i + 1 < argc) {
 			if (parse_size(argv[++i], 1ull << 50, &quota) < 0 || quota < 4096)
 				die(EXIT_BADINPUT, "bad --quota \"%s\" (a size from 4K: bytes, or K, M, G, T)", argv[i]);

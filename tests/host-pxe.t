@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 39
+plan 44
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -140,6 +140,33 @@ start --quota 4K
 size2=$(stat -c %s "$F")
 is "$(post "$T/three.jsonl") $(stat -c %s "$F")" "413 $size2" "past --quota: 413, nothing appended"
 ok "... with a log line saying why" grep -q 'refused: .* the quota is 4096' "$T/serve.out"
+stop
+# records per boot (by the records' boot_id): an upload past the limit is
+# refused whole; another boot may still store; the count survives a restart
+M5=52-54-00-aa-bb-05 F5=$R/targets/52-54-00-aa-bb-05/records.jsonl
+mkdir -p "$R/targets/$M5"
+printf 'A\nA\n' >"$R/targets/$M5/schedule"
+recs() {	# recs BOOT FIRST LAST: records FIRST..LAST of boot BOOT
+	for i in $(seq "$2" "$3"); do printf '{"seq":%d,"boot_id":"%s","type":"event","data":{"n":%d}}\n' "$i" "$1" "$i"; done
+}
+X=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa Y=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+start --max-records 3
+get /boot/$M5 >/dev/null
+UP5=$(upload_url)
+post5() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$UP5"; }
+recs $X 1 2 >"$T/x12"; recs $X 3 4 >"$T/x34"; recs $Y 1 1 >"$T/y1"
+is "$(post5 "$T/x12")" 200 "--max-records 3: two records of one boot are stored"
+size5=$(stat -c %s "$F5")
+is "$(post5 "$T/x34") $(stat -c %s "$F5")" "413 $size5" "... two more of that boot would make 4: 413, nothing appended"
+ok "... with a log line naming the boot and the limit" \
+	grep -q "refused: boot $X would have 4 records, the limit is 3 a boot" "$T/serve.out"
+is "$(post5 "$T/y1")" 200 "... another boot's record is still stored"
+stop
+start --max-records 3
+get /boot/$M5 >/dev/null
+UP5=$(upload_url)
+is "$(post5 "$T/x34") $(stat -c %s "$F5")" "413 $((size5 + $(wc -c <"$T/y1")))" \
+	"after a restart the count is read back from records.jsonl: still refused"
 stop
 
 # --- a boot counts once per token -----------------------------------------
