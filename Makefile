@@ -40,7 +40,7 @@ $(B)/host/%.o: %.c $(HDRS)
 
 $(B)/musl/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) -Os $(WARN) $(INC) $(MUSL_INC) -c -o $@ $<
+	$(MUSL_CC) -Os $(WARN) $(INC) -c -o $@ $<
 
 # ---- SQLite, the engine of the dbload and oltp workloads ----
 # Static libraries built by rootfs/build-lib from the Debian source package
@@ -62,25 +62,26 @@ $(patsubst %.c,$(B)/host/%.o,$(SQLITE_USERS)) $(patsubst %.c,$(B)/musl/%.o,$(SQL
 # ---- end of SQLite ----
 
 # ---- libblkid: what a disk holds (lib/probe.c) ----
-# The appliance links a static libblkid built by rootfs/build-lib from the
-# util-linux source package pinned in rootfs/sources.lock; the host build
-# links Debian's libblkid (libblkid-dev: the same util-linux version). Only
-# the musl objects see the pinned header.
+# Static libraries built by rootfs/build-lib from the util-linux source
+# package pinned in rootfs/sources.lock (libblkid only), for musl and for
+# the host, as SQLite is: mkscratch on the host and the appliance's claim
+# must read a disk alike. Only lib/probe.c includes blkid/blkid.h.
 BLKID_OUT    := $(B)/blkid
+BLKID_HOST_A := $(BLKID_OUT)/host/libblkid.a
 BLKID_MUSL_A := $(BLKID_OUT)/musl/libblkid.a
 BLKID_H      := $(BLKID_OUT)/include/blkid/blkid.h
 BLKID_USERS  := lib/probe.c
-HOST_LIBS    := -lblkid -lm
+HOST_LIBS    := $(BLKID_HOST_A) -lm
+INC          += -I$(BLKID_OUT)/include
 
-$(BLKID_MUSL_A) $(BLKID_H) &: rootfs/build-lib rootfs/recipes/util-linux.sh rootfs/sources.lock
+$(BLKID_HOST_A) $(BLKID_MUSL_A) $(BLKID_H) &: rootfs/build-lib rootfs/recipes/util-linux.sh rootfs/sources.lock
 	rootfs/build-lib util-linux $(BLKID_OUT) >/dev/null
 
-$(patsubst %.c,$(B)/musl/%.o,$(BLKID_USERS)): $(BLKID_H)
-$(patsubst %.c,$(B)/musl/%.o,$(BLKID_USERS)): MUSL_INC := -I$(BLKID_OUT)/include
+$(patsubst %.c,$(B)/host/%.o,$(BLKID_USERS)) $(patsubst %.c,$(B)/musl/%.o,$(BLKID_USERS)) $(patsubst %.c,$(B)/fuzz/obj/%.o,$(BLKID_USERS)): $(BLKID_H)
 # ---- end of libblkid ----
 
-$(B)/bootbench: $(HOST_OBJ) $(SQLITE_HOST_A)
-	$(CC) $(CFLAGS) -o $@ $^ $(HOST_LIBS)
+$(B)/bootbench: $(HOST_OBJ) $(SQLITE_HOST_A) $(BLKID_HOST_A)
+	$(CC) $(CFLAGS) -o $@ $(HOST_OBJ) $(SQLITE_HOST_A) $(HOST_LIBS)
 
 # The appliance's copy: static musl, the same sources.
 $(B)/bootbench.static: $(MUSL_OBJ) $(SQLITE_MUSL_A) $(BLKID_MUSL_A)
@@ -100,7 +101,7 @@ kernel:
 	@test -n "$(NAME)" || { echo "usage: make kernel NAME=descriptor (see scripts/fetch-kernel --list)" >&2; exit 2; }
 	scripts/fetch-kernel $(NAME)
 
-$(B)/tests/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_HOST)
+$(B)/tests/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_HOST) $(BLKID_HOST_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) $(HOST_LIBS)
 
@@ -167,11 +168,11 @@ $(FUZZ_OUT)/obj/%.o: %.c $(HDRS)
 
 FUZZ_TARGETS := records plan gpt httphead
 
-$(FUZZ_OUT)/%: tests/fuzz/%.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $^ $(HOST_LIBS)
+$(FUZZ_OUT)/%: tests/fuzz/%.c $(FUZZ_OBJ) $(BLKID_HOST_A)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $< $(FUZZ_OBJ) $(HOST_LIBS)
 
-$(FUZZ_OUT)/mkseeds: tests/fuzz/mkseeds.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) $(INC) -o $@ $^ $(HOST_LIBS)
+$(FUZZ_OUT)/mkseeds: tests/fuzz/mkseeds.c $(FUZZ_OBJ) $(BLKID_HOST_A)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) $(INC) -o $@ $< $(FUZZ_OBJ) $(HOST_LIBS)
 
 $(FUZZ_OUT)/.seeds: $(FUZZ_OUT)/mkseeds
 	@mkdir -p $(FUZZ_OUT)/corpus

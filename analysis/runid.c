@@ -126,10 +126,12 @@ static void pairs(struct sbuf *out, const struct jv *o, const char *workload)
 	join_sorted(out, items, n);
 }
 
-/* How much of a recorded mkfs command line is the layout's identity: all
- * of it, less the " -d size=N" or " (/dev/ramN) Nk" that records of stop 23
- * appended when a built-in brd was bigger than asked (the filesystem size
- * is keyed as the layout's size). Only a tail of exactly that shape. */
+/* How much of a ramdisk layout's recorded mkfs command line is its
+ * identity: all of it, less the " -d size=N" or " (/dev/ramN) Nk" that
+ * records written before commit 3583d3c appended when a built-in brd was
+ * bigger than asked (the filesystem size is keyed as the layout's size).
+ * Only a tail of exactly that shape, and only on ramdisk layouts: on any
+ * other, a trailing -d size= is the plan's own mkfs option. */
 static size_t mkfs_key_len(const char *s)
 {
 	size_t n = strlen(s), d = n;
@@ -177,9 +179,10 @@ static void layout_key(struct sbuf *out, const struct jv *l)
 		sb_printf(out, ";resync=%.*s", (int)strcspn(s, " ("), s);
 	if (fs && fs->t == J_OBJ) {
 		if ((s = json_get_str(fs, "mkfs"))) {
-			/* Records of stop 23 put a built-in brd's cut-down size at
-			 * the end of the mkfs text; the size is keyed apart. */
-			size_t n = mkfs_key_len(s);
+			/* older records put a built-in brd's cut-down size at the
+			 * end of the mkfs text; the size is keyed apart */
+			const char *kind = json_get_str(l, "kind");
+			size_t n = kind && !strcmp(kind, "ramdisk") ? mkfs_key_len(s) : strlen(s);
 			sb_printf(out, ";mkfs=%.*s", (int)n, s);
 		}
 		if ((s = json_get_str(fs, "mount"))) {

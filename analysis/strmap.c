@@ -106,7 +106,54 @@ int u64set_add(struct u64set *s, unsigned long long key)
 
 int u64set_has(const struct u64set *s, unsigned long long key)
 {
-	return s->cap && s->k[u64_slot(s, key)] == key;
+	return key && s->cap && s->k[u64_slot(s, key)] == key;
+}
+
+static size_t u64map_slot(const struct u64map *m, unsigned long long key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (m->cap - 1);
+	while (m->k[i] && m->k[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+unsigned long long *u64map_get(struct u64map *m, unsigned long long key, int make)
+{
+	size_t i;
+	if (!key)
+		return NULL;
+	if (m->cap) {
+		i = u64map_slot(m, key);
+		if (m->k[i])
+			return &m->v[i];
+	}
+	if (!make)
+		return NULL;
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct u64map b = { xcalloc(cap, sizeof *b.k), xcalloc(cap, sizeof *b.v), cap, m->n };
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->k[j]) {
+				size_t t = u64map_slot(&b, m->k[j]);
+				b.k[t] = m->k[j];
+				b.v[t] = m->v[j];
+			}
+		free(m->k);
+		free(m->v);
+		*m = b;
+	}
+	i = u64map_slot(m, key);
+	m->k[i] = key;
+	m->v[i] = 0;
+	m->n++;
+	return &m->v[i];
+}
+
+void u64map_free(struct u64map *m)
+{
+	free(m->k);
+	free(m->v);
+	memset(m, 0, sizeof *m);
 }
 
 void u64set_free(struct u64set *s)

@@ -32,4 +32,15 @@ int u64set_add(struct u64set *s, unsigned long long key);
 int u64set_has(const struct u64set *s, unsigned long long key);
 void u64set_free(struct u64set *s);
 
+/* A map of 64-bit keys (0 is not a key) to 64-bit counts. The slot is a
+ * multiplicative hash of the key: give it keys that are already uniform
+ * (a digest), and a keyed one where the input is hostile. */
+struct u64map {
+	unsigned long long *k, *v;
+	size_t cap, n;
+};
+/* The value of key; when it is absent, NULL, or (make) a new 0. */
+unsigned long long *u64map_get(struct u64map *m, unsigned long long key, int make);
+void u64map_free(struct u64map *m);
+
 #endif

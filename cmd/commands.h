@@ -33,7 +33,7 @@ extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[]
 
 /* Small shared helpers for commands. */
 int wants_help(int argc, char **argv);
-/* Sizes and durations: lib/units.h, the one grammar of each. */
-/* What a disk already holds (partition table, filesystem, RAID), or NULL. */
+/* Sizes and durations: lib/units.h, the one grammar of each. What a disk
+ * holds: lib/probe.h. */
 
 #endif

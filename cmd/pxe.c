@@ -37,9 +37,12 @@ const char pxe_usage[] =
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
 "  --quota SIZE  bytes of records.jsonl a target may reach (default 1G)\n"
 "  --max-records N  records one boot (a record's boot_id) may store\n"
-"                (default 100000), and at most 65536 boots a target; an\n"
-"                upload past either is refused whole with 413 and a log line\n"
-"                (its records stay on the target's results partition)\n"
+"                (default 1000000): the records past it are not stored, the\n"
+"                rest of the upload is (the answer and a log line give the\n"
+"                count; they stay on the target's results partition). 65536\n"
+"                boots a target are counted; later ones are stored uncounted.\n"
+"                Past --quota the upload is refused whole (413), and the\n"
+"                appliance sends it no more.\n"
 "  --min-boot-seconds S  a /boot request for the boot in flight within S\n"
 "                s of handing it out, before it reported, answers that boot\n"
 "                again (default 10; 0: every request is the next boot)\n"
@@ -88,7 +91,7 @@ const char pxe_usage[] =
 /* An upload is one boot's records: the seeds plan's largest is ~15 MiB. */
 #define MAX_BODY (32u << 20)
 /* A line longer than any record is refused before it is parsed. */
-#define MAX_LINE (RECORD_PAYLOAD_MAX + 4096)
+#define MAX_LINE RECORD_LINE_MAX
 /* Damaged lines logged per upload; the rest are counted in one line. */
 #define LOG_DAMAGED 3
 #define MAX_SCHEDULE 4096
@@ -449,6 +452,9 @@ static unsigned long long line_key(const char *s, size_t len)
 	return k ? k : 1;
 }
 
+/* Parses and re-dumps a line: the canonical text (the uploader's key order
+ * kept, so an appliance's line is stored byte for byte), or NULL if it is
+ * not a record. */
 static char *canonical(const char *line, size_t len, char *err, size_t errlen)
 {
 	struct jv *v = json_parse(line, len, err, errlen);
@@ -472,60 +478,100 @@ static char *canonical(const char *line, size_t len, char *err, size_t errlen)
  * bytes of a sha256 of the canonical text) are read once per server run,
  * streaming, and kept: an upload costs O(its records), not O(the file). A
  * failed append is cut back to the size the file had before it, which
- * removes only what this upload added. Each target has a byte quota. */
+ * removes only what this upload added. Each target has a byte quota (an
+ * upload past it is refused whole, 413) and a quota of records per boot
+ * (records past it are not stored, the rest of the upload is: 200, with
+ * the count). */
+
+/* Boots counted per target: years of boots. Past it, records of a boot
+ * new to the target are stored uncounted (the byte quota still holds) and
+ * that is logged: a token holder who sends a fresh boot_id on every record
+ * can neither make the server keep more nor lock real boots out. */
+#define MAX_BOOT_IDS 65536
+
+/* A boot_id's key in the count maps: keyed by a secret of this server run,
+ * so that ids chosen to collide in the map cannot make it quadratic. */
+static unsigned char boot_salt[16];
+
+static unsigned long long boot_key(const char *id)
+{
+	unsigned char d[32];
+	unsigned long long k = 0;
+	struct sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, boot_salt, sizeof boot_salt);
+	sha256_update(&h, id, strlen(id));
+	sha256_final(&h, d);
+	for (int i = 0; i < 8; i++)
+		k = k << 8 | d[i];
+	return k ? k : 1;
+}
+
+/* The boot of a record line: boot_key of its boot_id ("" when it has
+ * none), and the id's first 64 bytes, printable, into shown (for logs).
+ * The appliance writes "{"seq":N,"boot_id":"HEX",..." and the server keeps
+ * the uploader's key order, so a line of that shape is read by its text;
+ * any other (keys in another order, escapes in the value) is parsed, so a
+ * "boot_id" inside "data" is never taken for the record's. One function at
+ * indexing and at upload: a record counts against the same boot either way. */
+static unsigned long long boot_of(const char *line, size_t len, char shown[65])
+{
+	const char *p = line, *e = line + len, *v = NULL, *q = NULL;
+	struct jv *doc = NULL;
+	unsigned long long k;
+	size_t n;
+	char *id;
+	if (len > 7 && !memcmp(p, "{\"seq\":", 7)) {
+		p += 7;
+		if (e - p >= 4 && !memcmp(p, "null", 4))
+			p += 4;
+		else
+			while (p < e && *p >= '0' && *p <= '9')
+				p++;
+		if (e - p > 12 && !memcmp(p, ",\"boot_id\":\"", 12)) {
+			v = p + 12;
+			for (q = v; q < e && *q != '"' && *q != '\\'; q++)
+				;
+			if (q == e || *q != '"')
+				v = NULL;
+		}
+	}
+	if (!v) {
+		doc = json_parse(line, len, NULL, 0);
+		v = doc ? json_get_str(doc, "boot_id") : NULL;
+		q = v ? v + strlen(v) : NULL;
+	}
+	if (!v)
+		v = q = "";
+	n = (size_t)(q - v);
+	id = xmalloc(n + 1);
+	memcpy(id, v, n);
+	id[n] = 0;
+	k = boot_key(id);
+	snprintf(shown, 65, "%s", id);
+	for (char *c = shown; *c; c++)
+		if (*c < 0x21 || *c > 0x7e)
+			*c = '?';
+	free(id);
+	json_free(doc);
+	return k;
+}
 
 struct store {
 	char mac[18];
 	struct u64set seen;		/* line_key of every line */
 	unsigned long long lines;	/* records in the file */
 	unsigned long long toolong;	/* of them, lines longer than MAX_LINE */
-	struct strmap boots;		/* a record's boot_id -> index into bootn */
-	unsigned long long *bootn;	/* records stored per boot_id */
-	size_t nboots;
+	struct u64map boots;		/* records stored per boot (boot_key) */
+	unsigned long long uncounted;	/* records of boots past MAX_BOOT_IDS */
 };
 
 static struct store *stores;
 static size_t nstores;
 static unsigned long long quota = 1ull << 30;	/* --quota: bytes of records.jsonl per target */
-static unsigned long long max_per_boot = 100000;	/* --max-records: records a target's boot may store */
-/* Boot ids counted per target: years of boots, and a bound on what a
- * token holder sending a fresh boot_id on every record can make us keep. */
-#define MAX_BOOT_IDS 65536
-
-/* The boot_id of a canonical line, as text (at most 64 bytes), into id;
- * "" when it has none. The same text function at indexing and at upload,
- * so a record counts against the same boot either way. */
-static void boot_of(const char *line, size_t len, char id[65])
-{
-	const char *k = memmem(line, len, "\"boot_id\":\"", 11), *e;
-	size_t n;
-	id[0] = 0;
-	if (!k)
-		return;
-	k += 11;
-	e = memchr(k, '"', (size_t)(line + len - k));
-	n = e ? (size_t)(e - k) : 0;
-	if (n > 64)
-		n = 64;
-	memcpy(id, k, n);
-	id[n] = 0;
-}
-
-/* The counter of boot id in st, made if there is room; NULL past
- * MAX_BOOT_IDS. */
-static unsigned long long *boot_count(struct store *st, const char *id)
-{
-	size_t i = strmap_get(&st->boots, id);
-	if (i != (size_t)-1)
-		return &st->bootn[i];
-	if (st->nboots == MAX_BOOT_IDS)
-		return NULL;
-	st->bootn = xrealloc(st->bootn, (st->nboots + 1) * sizeof *st->bootn);
-	st->bootn[st->nboots] = 0;
-	strmap_put(&st->boots, id, st->nboots);
-	return &st->bootn[st->nboots++];
-}
-
+/* --max-records: records one boot may store. A plan has at most
+ * PLAN_MAX_RUNS runs; a boot's records are those plus a few of its own. */
+static unsigned long long max_per_boot = 1000000;
 /* Calls fn for each line of the file at p (lines_read: over-long lines
  * come with line NULL). A missing file has no lines. */
 static int each_line(const char *p, text_line_fn fn, void *ctx)
@@ -551,9 +597,10 @@ static void index_line(void *ctx, char *line, size_t len, unsigned long lineno)
 		return;
 	}
 	u64set_add(&st->seen, line_key(line, len));
-	boot_of(line, len, id);
-	if ((c = boot_count(st, id)))
+	if ((c = u64map_get(&st->boots, boot_of(line, len, id), st->boots.n < MAX_BOOT_IDS)))
 		++*c;
+	else
+		st->uncounted++;
 }
 
 static void count_line(void *ctx, char *line, size_t len, unsigned long lineno)
@@ -577,6 +624,7 @@ static struct store *store_of(const char *mac)
 		tlog(mac, "unable to store records: unable to read %s: %s", p, strerror(errno));
 		free(p);
 		u64set_free(&st->seen);
+		u64map_free(&st->boots);
 		return NULL;
 	}
 	free(p);
@@ -597,12 +645,10 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 	char *p = tpath(mac, "records.jsonl");
 	struct store *store;
 	struct u64set mine = {0};	/* keys of this upload, until they are stored */
-	struct strmap up = {0};		/* this upload's new records per boot_id */
-	unsigned long long *upn = NULL;
-	char (*upid)[65] = NULL;
-	size_t nup = 0;
+	struct u64map up = {0};		/* this upload's new records per boot (boot_key) */
 	struct sbuf add = {0}, msg = {0};
-	size_t fresh = 0, dup = 0, bad = 0, lineno = 0;
+	size_t fresh = 0, dup = 0, bad = 0, over = 0, uncounted = 0, newids = 0, lineno = 0;
+	char over_id[65] = "";
 	const char *s, *end;
 	struct stat sb;
 	int wfd = -1;
@@ -626,30 +672,46 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 				if (++bad <= LOG_DAMAGED)
 					tlog(mac, "upload line %zu: %s: skipped", lineno, err);
 			} else {
-				unsigned long long k = line_key(c, strlen(c));
-				if (u64set_has(&store->seen, k) || u64set_add(&mine, k)) {
+				unsigned long long k = line_key(c, strlen(c)), *have, *mine_n, bk;
+				char id[65];
+				int counted;
+				bk = boot_of(c, strlen(c), id);
+				have = u64map_get(&store->boots, bk, 0);
+				mine_n = u64map_get(&up, bk, 0);
+				counted = have || mine_n || store->boots.n + newids < MAX_BOOT_IDS;
+				if (u64set_has(&store->seen, k) || u64set_has(&mine, k)) {
 					dup++;
+				} else if (counted && (have ? *have : 0) + (mine_n ? *mine_n : 0) >= max_per_boot) {
+					/* over the quota: not stored, and not marked seen,
+					 * so that it can be sent again once allowed */
+					if (!over++)
+						snprintf(over_id, sizeof over_id, "%s", id);
 				} else {
-					char id[65];
-					size_t i;
+					if (counted && !mine_n) {
+						newids += !have;
+						mine_n = u64map_get(&up, bk, 1);
+					}
+					if (counted)
+						++*mine_n;
+					else
+						uncounted++;
+					u64set_add(&mine, k);
 					sb_puts(&add, c);
 					sb_putc(&add, '\n');
 					fresh++;
-					boot_of(c, strlen(c), id);
-					if ((i = strmap_get(&up, id)) == (size_t)-1) {
-						upn = xrealloc(upn, (nup + 1) * sizeof *upn);
-						upid = xrealloc(upid, (nup + 1) * sizeof *upid);
-						upn[nup] = 0;
-						memcpy(upid[nup], id, sizeof id);
-						i = strmap_put(&up, id, nup++);
-					}
-					upn[i]++;
 				}
 				free(c);
 			}
 		}
 		s += l + 1;
 	}
+	if (over)
+		tlog(mac, "upload: %zu records over the quota not stored (the first of boot %s; at most %llu records a boot, "
+		     "--max-records); they stay on the target's results partition", over, over_id[0] ? over_id : "(none)",
+		     max_per_boot);
+	if (uncounted)
+		tlog(mac, "upload: %zu records of boots past the %d this target counts: stored, not counted per boot",
+		     uncounted, MAX_BOOT_IDS);
 	if (bad > LOG_DAMAGED)
 		tlog(mac, "upload: %zu more damaged lines skipped", bad - LOG_DAMAGED);
 	if (add.len) {
@@ -665,29 +727,6 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 			     fresh, add.len, p, (long long)sb.st_size, quota);
 			reply_text(fd, 413, "quota exceeded: this target's records are at the server's limit\n");
 			goto out;
-		}
-		/* records per boot: the whole upload or none of it (the records
-		 * stay on the target's results partition either way) */
-		{
-			size_t newids = 0;
-			for (size_t i = 0; i < nup; i++) {
-				size_t j = strmap_get(&store->boots, upid[i]);
-				unsigned long long have = j == (size_t)-1 ? 0 : store->bootn[j];
-				newids += j == (size_t)-1;
-				if (have + upn[i] > max_per_boot) {
-					tlog(mac, "upload of %zu records refused: boot %.64s would have %llu records, the "
-					     "limit is %llu a boot (--max-records)", fresh, upid[i], have + upn[i],
-					     max_per_boot);
-					reply_text(fd, 413, "quota exceeded: too many records from one boot\n");
-					goto out;
-				}
-			}
-			if (store->nboots + newids > MAX_BOOT_IDS) {
-				tlog(mac, "upload of %zu records refused: %zu boots new to this target, %zu known, at most "
-				     "%d a target", fresh, newids, store->nboots, MAX_BOOT_IDS);
-				reply_text(fd, 413, "quota exceeded: too many boots\n");
-				goto out;
-			}
 		}
 		/* A line torn by an earlier crash gets its newline first, so
 		 * the new records do not run into it. */
@@ -717,11 +756,10 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 		for (size_t i = 0; i < mine.cap; i++)
 			if (mine.k[i])
 				u64set_add(&store->seen, mine.k[i]);
-		for (size_t i = 0; i < nup; i++) {
-			unsigned long long *c = boot_count(store, upid[i]);
-			if (c)
-				*c += upn[i];
-		}
+		for (size_t i = 0; i < up.cap; i++)
+			if (up.k[i])
+				*u64map_get(&store->boots, up.k[i], 1) += up.v[i];
+		store->uncounted += uncounted;
 		store->lines += fresh;
 	}
 	{
@@ -732,17 +770,19 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 			st.reported = boot;
 			state_write(mac, &st);
 		}
-		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged\n", fresh, dup, bad);
-		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged", boot, fresh, dup, bad);
-		reply_text(fd, bad && !fresh && !dup ? 400 : 200, msg.s);
+		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged", fresh, dup, bad);
+		if (over)
+			sb_printf(&msg, ", %zu over the quota (not stored)", over);
+		sb_putc(&msg, '\n');
+		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged, %zu over the quota", boot, fresh,
+		     dup, bad, over);
+		reply_text(fd, bad && !fresh && !dup && !over ? 400 : 200, msg.s);
 	}
 out:
 	if (wfd >= 0)
 		close(wfd);
 	u64set_free(&mine);
-	strmap_free(&up);
-	free(upn);
-	free(upid);
+	u64map_free(&up);
 	free(p);
 	sb_free(&add);
 	sb_free(&msg);
@@ -1064,6 +1104,7 @@ static int serve(const char *bind_addr, long port)
 	sigaction(SIGINT, &act, NULL);	/* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	random_bytes(boot_salt, sizeof boot_salt);	/* boot_key's secret, for this run */
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit fails the write (EFBIG), not the server */
 	signal(SIGCHLD, SIG_DFL);	/* whatever the parent set: file senders are reaped here */
 	server_pid = getpid();
@@ -1178,7 +1219,7 @@ int pxe_main(int argc, char **argv)
 			char *e;
 			errno = 0;
 			max_per_boot = strtoull(argv[++i], &e, 10);
-			if (errno || e == argv[i] || *e || argv[i][0] == '-' || !max_per_boot)
+			if (errno || *e || argv[i][0] < '0' || argv[i][0] > '9' || !max_per_boot)
 				die(EXIT_BADINPUT, "bad --max-records \"%s\" (a count from 1)", argv[i]);
 		} else if (!strcmp(argv[i], "--quota") && i + 1 < argc) {
 			if (parse_size(argv[++i], 1ull << 50, &quota) < 0 || quota < 4096)

@@ -68,7 +68,7 @@ static char *load_plan_text(char *name, size_t namelen, size_t *len)
 static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 {
 	struct sbuf notes = {0};
-	char (*held)[512] = xcalloc(A.ndevs + 1, sizeof *held);
+	char (*held)[2048] = xcalloc(A.ndevs + 1, sizeof *held);	/* PROBE_MAX signatures fit */
 	struct jw ev;
 	for (size_t i = 0; i < A.ndevs; i++) {
 		char path[64], err[256];
@@ -83,6 +83,9 @@ static void claim(size_t *claimed, size_t *nclaimed, int *labelled)
 		}
 		if (disk_probe(fd, &pr, err, sizeof err) < 0) {
 			snprintf(held[i], sizeof held[i], "%s", err);
+			if (pr.scratch)
+				sb_printf(&notes, "disk %s carries the scratch label but what else it holds cannot be read "
+					  "(%s): not claimed\n", A.devs[i].name, err);
 		} else {
 			probe_describe(&pr, held[i], sizeof held[i]);
 			labelled[i] = pr.scratch;

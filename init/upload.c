@@ -7,7 +7,10 @@
  * record: an event {"event":"upload","through_seq":N,...} appended after a
  * 2xx answer. The next boot sends everything after the last such N, so a
  * failed upload (no link, server down, timeout) is retried then, and nothing
- * is lost; the server drops records it already holds. Without a results
+ * is lost; the server drops records it already holds. A 413 (the server's
+ * quota) is final: retrying cannot help and would hold every later record
+ * back, so it too gets an event ("status":413,"stored":false) and the mark
+ * moves past it; those records stay on the partition. Without a results
  * partition the records of this boot (kept in memory) are sent once.
  */
 #define _GNU_SOURCE
@@ -202,17 +205,27 @@ static void send_batch(struct pending *p)
 		sb_free(&resp);
 		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p->batch.s, p->batch.len,
 				       UPLOAD_TIMEOUT_MS, &resp, err, sizeof err);
-		if (status >= 200 && status < 300)
-			break;
+		if ((status >= 200 && status < 300) || status == 413)
+			break;	/* stored, or refused for good */
 		if (status > 0)
 			snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
 		warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, err);
 		if (try < UPLOAD_TRIES)
 			sleep(2);
 	}
-	if (status >= 200 && status < 300) {
-		info("upload: %zu records (through seq %llu) accepted: %.120s", p->n, p->last, resp.s ? resp.s : "");
-		p->sent += p->n;
+	if (status == 413)
+		/* Past the server's quota: sending it again changes nothing,
+		 * and would hold back every later record. It is marked as
+		 * handled (its event says 413), never as stored. */
+		warning("upload: the server refused %zu records (through seq %llu) as over its quota: %.120s; not sent "
+			"again: they stay on the results partition (bootbench collect)", p->n, p->last,
+			resp.s ? resp.s : "");
+	if ((status >= 200 && status < 300) || status == 413) {
+		if (status != 413) {
+			info("upload: %zu records (through seq %llu) accepted: %.120s", p->n, p->last,
+			     resp.s ? resp.s : "");
+			p->sent += p->n;
+		}
 		if (A.rec.stored && p->last) {
 			struct jw w;
 			jw_init(&w);
@@ -222,6 +235,7 @@ static void send_batch(struct pending *p)
 			jw_int(&w, "records", (long long)p->n);
 			jw_str(&w, "url", A.conf.upload);
 			jw_int(&w, "status", status);
+			jw_bool(&w, "stored", status != 413);
 			jw_obj_end(&w);
 			rec_emit(&A.rec, RS_EVENT, w.sb.s);
 			sb_free(&w.sb);

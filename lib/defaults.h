@@ -21,6 +21,9 @@
 #define RESULTS_MIN_BLOCK 512
 #define RESULTS_MAX_BLOCK 4096
 #define RECORD_PAYLOAD_MAX (4 * 1024 * 1024)
+/* The longest line a reader of JSON lines takes: one record plus its
+ * envelope and a console's prefix. */
+#define RECORD_LINE_MAX (RECORD_PAYLOAD_MAX + 4096)
 #define RESULTS_DEFAULT_SIZE (64ULL * 1024 * 1024)
 #define RESULTS_MAX_IMAGE (16ULL << 40)	/* mkresults IMAGE --size: 16T (ext4's file limit) */
 

@@ -20,6 +20,9 @@ extern void (*die_hook)(int code, const char *msg);
 void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* Like die() with ": <strerror(errno)>" appended. */
 void die_sys(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+/* Not warn(): libc has a warn() (BSD <err.h>) that libblkid calls; with
+ * ours beside it a static link has two, and a dynamic one hands libblkid
+ * ours. warn_sys() and the others clash with nothing. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

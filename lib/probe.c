@@ -19,12 +19,15 @@
 #include "results.h"
 #include "xio.h"
 
-/* Text read from a disk goes into messages: control bytes become '?'. */
+/* Text read from a disk goes into messages on terminals and consoles:
+ * anything but printable ASCII becomes '?' (C0 and C1 controls, 8-bit CSI,
+ * bidi overrides, invalid UTF-8; a label in another script too, which is
+ * the price). */
 static void copy(char *dst, size_t len, const char *src)
 {
 	snprintf(dst, len, "%s", src ? src : "");
 	for (unsigned char *c = (unsigned char *)dst; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
+		if (*c < 0x20 || *c > 0x7e)
 			*c = '?';
 }
 
@@ -59,13 +62,14 @@ int disk_probe(int fd, struct probe_result *r, char *err, size_t errlen)
 		else if (!memcmp(first, RS_MAGIC, strlen(RS_MAGIC)))
 			add(r, "bootbench_results", "other", NULL, 0, 0);
 	}
+	errno = 0;
 	pr = blkid_new_probe();
 	if (!pr) {
-		snprintf(err, errlen, "libblkid: unable to allocate a probe");
+		snprintf(err, errlen, "unable to probe it with libblkid: out of memory");
 		return -1;
 	}
 	if (blkid_probe_set_device(pr, fd, 0, 0) != 0) {
-		snprintf(err, errlen, "libblkid: unable to probe the device: %s", strerror(errno ? errno : EIO));
+		snprintf(err, errlen, "unable to probe it with libblkid: %s", strerror(errno ? errno : EIO));
 		blkid_free_probe(pr);
 		return -1;
 	}
@@ -74,7 +78,12 @@ int disk_probe(int fd, struct probe_result *r, char *err, size_t errlen)
 					      BLKID_SUBLKS_LABEL | BLKID_SUBLKS_BADCSUM);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT);
-	while ((rc = blkid_do_probe(pr)) == 0 && steps++ < PROBE_MAX * 4) {
+	errno = 0;
+	while ((rc = blkid_do_probe(pr)) == 0) {
+		if (steps++ == PROBE_MAX * 4) {
+			r->more++;	/* still finding: it holds something */
+			break;
+		}
 		const char *type = NULL, *usage = NULL, *label = NULL, *off = NULL, *csum = NULL;
 		size_t maglen = 0;
 		int pt = 0;
@@ -101,7 +110,7 @@ int disk_probe(int fd, struct probe_result *r, char *err, size_t errlen)
 	}
 	blkid_free_probe(pr);
 	if (rc < 0) {
-		snprintf(err, errlen, "libblkid: the probe failed (the device cannot be read?)");
+		snprintf(err, errlen, "unable to probe it with libblkid: %s", strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
@@ -132,17 +141,24 @@ void probe_describe(const struct probe_result *r, char *out, size_t len)
 		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? ", " : "", one);
 	}
 	if (r->more && at + 1 < len)
-		snprintf(out + at, len - at, " and %zu more", r->more);
+		at += (size_t)snprintf(out + at, len - at, " and %zu more", r->more);
+	if (at >= len && len > 4)
+		memcpy(out + len - 5, " ...", 5);	/* cut: said so */
 }
 
 size_t probe_foreign(const struct probe_result *r)
 {
-	/* what a layout leaves when a boot dies before its teardown wipes */
+	/* An md layout that dies before its teardown leaves the label and a
+	 * member of MD_NAME. ext2/3/4 and xfs beside the label mean it was
+	 * written after them with mkscratch --force (mke2fs and mkfs.xfs
+	 * overwrite sector 0, so they cannot have come later): the user's
+	 * own choice, kept. */
 	static const char *const ours[] = { "ext2", "ext3", "ext4", "xfs", "bootbench_scratch" };
 	size_t n = r->more;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct probe_sig *s = &r->sig[i];
-		int mine = !strcmp(s->type, "linux_raid_member") && !strcmp(s->label, MD_NAME);
+		/* the appliance's arrays: metadata 1.2 (at 4 KiB), its name */
+		int mine = !strcmp(s->type, "linux_raid_member") && !strcmp(s->label, MD_NAME) && s->off == 4096;
 		for (size_t k = 0; k < sizeof ours / sizeof *ours; k++)
 			mine |= !strcmp(s->type, ours[k]);
 		n += !mine;
@@ -155,7 +171,7 @@ int probe_holds(int fd, int scratch_ok, char *what, size_t len)
 	struct probe_result r;
 	char err[256];
 	if (disk_probe(fd, &r, err, sizeof err) < 0) {
-		snprintf(what, len, "contents that cannot be probed (%s)", err);
+		snprintf(what, len, "contents that cannot be read (%s)", err);
 		return 1;
 	}
 	if (!r.n || (scratch_ok && r.scratch && !probe_foreign(&r)))

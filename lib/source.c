@@ -136,7 +136,7 @@ static void record_text_line(void *ctx, char *line, size_t len, unsigned long li
  * than that plus a console's prefix is skipped with a warning, unparsed. */
 static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, unsigned long long *lost)
 {
-	struct lines_ctx lc = { src, RECORD_PAYLOAD_MAX + 4096, fn, ctx, 0, 0 };
+	struct lines_ctx lc = { src, RECORD_LINE_MAX, fn, ctx, 0, 0 };
 	unsigned long found, toolong;
 	if (lines_read(fd, lc.max, record_text_line, &lc) < 0) {
 		warn_sys("unable to read %s", src);

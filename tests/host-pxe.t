@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 44
+plan 48
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -141,8 +141,8 @@ size2=$(stat -c %s "$F")
 is "$(post "$T/three.jsonl") $(stat -c %s "$F")" "413 $size2" "past --quota: 413, nothing appended"
 ok "... with a log line saying why" grep -q 'refused: .* the quota is 4096' "$T/serve.out"
 stop
-# records per boot (by the records' boot_id): an upload past the limit is
-# refused whole; another boot may still store; the count survives a restart
+# records per boot (by the records' boot_id): the records past the limit
+# are not stored, the rest of the upload is; the count survives a restart
 M5=52-54-00-aa-bb-05 F5=$R/targets/52-54-00-aa-bb-05/records.jsonl
 mkdir -p "$R/targets/$M5"
 printf 'A\nA\n' >"$R/targets/$M5/schedule"
@@ -156,17 +156,31 @@ UP5=$(upload_url)
 post5() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$UP5"; }
 recs $X 1 2 >"$T/x12"; recs $X 3 4 >"$T/x34"; recs $Y 1 1 >"$T/y1"
 is "$(post5 "$T/x12")" 200 "--max-records 3: two records of one boot are stored"
-size5=$(stat -c %s "$F5")
-is "$(post5 "$T/x34") $(stat -c %s "$F5")" "413 $size5" "... two more of that boot would make 4: 413, nothing appended"
+cat "$T/x34" "$T/y1" >"$T/x34y1"
+is "$(post5 "$T/x34y1") $(cat "$T/body")" "200 stored 2 new records, 0 already here, 0 damaged, 1 over the quota (not stored)" \
+	"... of two more of that boot and one of another, the one past 3 is not stored, the others are"
 ok "... with a log line naming the boot and the limit" \
-	grep -q "refused: boot $X would have 4 records, the limit is 3 a boot" "$T/serve.out"
-is "$(post5 "$T/y1")" 200 "... another boot's record is still stored"
+	grep -q "1 records over the quota not stored (the first of boot $X; at most 3 records a boot" "$T/serve.out"
+is "$(grep -c "\"boot_id\":\"$X\"" "$F5") $(grep -c "\"boot_id\":\"$Y\"" "$F5")" "3 1" "... records.jsonl holds 3 of the one boot, 1 of the other"
+# a "boot_id" inside data, keys in another order: the record's own counts
+printf '{"type":"event","data":{"boot_id":"%s"},"boot_id":"%s","seq":9}\n' $X $Y >"$T/inner"
+is "$(post5 "$T/inner") $(cat "$T/body")" "200 stored 1 new records, 0 already here, 0 damaged" \
+	"a boot_id inside data is not the record's: counted against its own boot"
+# 65536 boots are counted a target: one more is stored, uncounted (a
+# stranger with a token cannot lock real boots out by inventing boot ids)
+awk 'BEGIN { for (i = 1; i <= 65535; i++) printf "{\"seq\":1,\"boot_id\":\"f%031x\",\"type\":\"event\",\"data\":0}\n", i }' >"$T/many"
+is "$(post5 "$T/many") $(cat "$T/body")" "200 stored 65535 new records, 0 already here, 0 damaged" "65535 more boots, one record each: stored"
+recs cccccccccccccccccccccccccccccccc 1 1 >"$T/c1"
+is "$(post5 "$T/c1") $(cat "$T/body")" "200 stored 1 new records, 0 already here, 0 damaged" \
+	"a boot past the 65536 counted is still stored"
+ok "... uncounted, and the log says so" grep -q 'upload: 1 records of boots past the 65536 this target counts: stored, not counted per boot' "$T/serve.out"
 stop
 start --max-records 3
 get /boot/$M5 >/dev/null
 UP5=$(upload_url)
-is "$(post5 "$T/x34") $(stat -c %s "$F5")" "413 $((size5 + $(wc -c <"$T/y1")))" \
-	"after a restart the count is read back from records.jsonl: still refused"
+size5=$(stat -c %s "$F5")
+is "$(post5 "$T/x34") $(cat "$T/body") $(stat -c %s "$F5")" "200 stored 0 new records, 1 already here, 0 damaged, 1 over the quota (not stored) $size5" \
+	"after a restart the count is read back from records.jsonl: the 4th is still not stored"
 stop
 
 # --- a boot counts once per token -----------------------------------------

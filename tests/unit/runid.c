@@ -48,7 +48,7 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(9);
+	tap_plan(10);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -61,11 +61,14 @@ int main(void)
 
 #define RAM(mkfs) "{\"name\":\"ram\",\"kind\":\"ramdisk\",\"size_bytes\":268435456,\"fs\":{\"type\":\"ext3\",\"mkfs\":\"" mkfs "\"}}"
 	layouts(RAM("/sbin/mke2fs -F -q -t ext3"), RAM("/sbin/mke2fs -F -q -t ext3 (/dev/ram0) 262144k"), 1,
-		"a stop-23 record's cut-down ramdisk size is not part of the layout");
+		"an older record's cut-down ramdisk size is not part of the layout");
 	layouts(RAM("/sbin/mkfs.xfs -m crc=1"), RAM("/sbin/mkfs.xfs -m crc=1 -d size=268435456"), 1,
 		"nor an xfs one's -d size=");
-	layouts(RAM("/sbin/mkfs.xfs -d size=300m -m crc=1"), RAM("/sbin/mkfs.xfs -m crc=1"), 0,
-		"a -d size= the plan gave, not at the end, still keys");
+	layouts(RAM("/sbin/mkfs.xfs -m crc=1 -d size=300m"), RAM("/sbin/mkfs.xfs -m crc=1"), 0,
+		"a -d size= the plan gave, with a unit, still keys");
+#define DISK(mkfs) "{\"name\":\"d\",\"kind\":\"disk\",\"fs\":{\"type\":\"xfs\",\"mkfs\":\"" mkfs "\"}}"
+	layouts(DISK("/sbin/mkfs.xfs -m crc=1 -d size=314572800"), DISK("/sbin/mkfs.xfs -m crc=1"), 0,
+		"on a disk layout a trailing -d size=N is the plan's option, and keys");
 	layouts(RAM("/sbin/mke2fs -F -q -t ext3 -E stride=4"), RAM("/sbin/mke2fs -F -q -t ext3 -E stride=8"), 0,
 		"mkfs options key");
 #define RO(serial, size) "{\"name\":\"ro\",\"kind\":\"readonly\",\"readonly\":{\"token\":\"X\",\"serial\":\"" serial "\",\"size_bytes\":" size "},\"fs\":{\"type\":\"none\"}}"
