@@ -27,7 +27,7 @@ for k in $KS; do
 	ok "$k: md layouts carry mdadm detail and how the array was created, named as the appliance's own" \
 		all_true "$T/$k.runs" 'select(.layout.kind=="md") | (.layout.md.detail | test("Raid Level")) and (.layout.md.detail | test("Name : bootbench:scratch")) and (.layout.md.resync != null)'
 	"$BB" collect "$img" 2>/dev/null | jq -r 'select(.type=="event" and .data.event=="claim") | .data.disks[] | .decision' | sort | uniq -c | awk '{$1=$1; print}' | tr '\n' ';' >"$T/$k.claim"
-	is "$(cat "$T/$k.claim")" "4 claimed (scratch label);1 not claimed: never written;1 results disk (only its results partition is written);" \
+	is "$(cat "$T/$k.claim")" "4 claimed (bootbench.disks);1 not claimed: never written;1 results disk (only its results partition is written);" \
 		"$k: the claim event says what became of each disk"
 	ok "$k: filesystem layouts carry superblock features and the mount line" \
 		all_true "$T/$k.runs" 'select(.layout.fs.type|test("ext|xfs")) | (.layout.fs.superblock|length > 0) and (.layout.fs.mount|test("/mnt/bb"))'
