@@ -437,14 +437,20 @@ out:
 		free(names[i]);
 }
 
-/* The 64-bit key of a canonical line (the first 8 bytes of its sha256; 0,
- * which a u64set cannot hold, becomes 1). */
+/* The secret of this server run in the keys of the in-memory maps (line
+ * keys, boot keys): lines or ids chosen to collide in a map cannot make it
+ * quadratic. Keys are never stored on disk, so they may change per run. */
+static unsigned char boot_salt[16];
+
+/* The 64-bit key of a canonical line (the first 8 bytes of a salted
+ * sha256; 0, which a u64set cannot hold, becomes 1). */
 static unsigned long long line_key(const char *s, size_t len)
 {
 	unsigned char d[32];
 	unsigned long long k = 0;
 	struct sha256 h;
 	sha256_init(&h);
+	sha256_update(&h, boot_salt, sizeof boot_salt);
 	sha256_update(&h, s, len);
 	sha256_final(&h, d);
 	for (int i = 0; i < 8; i++)
@@ -489,9 +495,6 @@ static char *canonical(const char *line, size_t len, char *err, size_t errlen)
  * can neither make the server keep more nor lock real boots out. */
 #define MAX_BOOT_IDS 65536
 
-/* A boot_id's key in the count maps: keyed by a secret of this server run,
- * so that ids chosen to collide in the map cannot make it quadratic. */
-static unsigned char boot_salt[16];
 
 static unsigned long long boot_key(const char *id)
 {
@@ -725,7 +728,7 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 		if ((unsigned long long)sb.st_size + add.len > quota) {
 			tlog(mac, "upload of %zu records (%zu bytes) refused: %s holds %lld bytes, the quota is %llu",
 			     fresh, add.len, p, (long long)sb.st_size, quota);
-			reply_text(fd, 413, "quota exceeded: this target's records are at the server's limit\n");
+			reply_text(fd, 413, UPLOAD_QUOTA_REFUSAL " this target's records are at the server's limit\n");
 			goto out;
 		}
 		/* A line torn by an earlier crash gets its newline first, so
@@ -765,14 +768,15 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 	{
 		struct state st;
 		state_read(mac, &st);
-		/* an empty or all-damaged upload does not count as a report */
-		if ((fresh || dup) && boot > st.reported) {
+		/* an empty or all-damaged upload does not count as a report;
+		 * one whose records are all over the quota does */
+		if ((fresh || dup || over) && boot > st.reported) {
 			st.reported = boot;
 			state_write(mac, &st);
 		}
 		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged", fresh, dup, bad);
 		if (over)
-			sb_printf(&msg, ", %zu over the quota (not stored)", over);
+			sb_printf(&msg, ", %zu" UPLOAD_NOT_STORED, over);
 		sb_putc(&msg, '\n');
 		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged, %zu over the quota", boot, fresh,
 		     dup, bad, over);
@@ -1104,7 +1108,7 @@ static int serve(const char *bind_addr, long port)
 	sigaction(SIGINT, &act, NULL);	/* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	random_bytes(boot_salt, sizeof boot_salt);	/* boot_key's secret, for this run */
+	random_bytes(boot_salt, sizeof boot_salt);	/* the maps' secret, for this run */
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit fails the write (EFBIG), not the server */
 	signal(SIGCHLD, SIG_DFL);	/* whatever the parent set: file senders are reaped here */
 	server_pid = getpid();

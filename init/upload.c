@@ -7,10 +7,12 @@
  * record: an event {"event":"upload","through_seq":N,...} appended after a
  * 2xx answer. The next boot sends everything after the last such N, so a
  * failed upload (no link, server down, timeout) is retried then, and nothing
- * is lost; the server drops records it already holds. A 413 (the server's
- * quota) is final: retrying cannot help and would hold every later record
- * back, so it too gets an event ("status":413,"stored":false) and the mark
- * moves past it; those records stay on the partition. Without a results
+ * is lost; the server drops records it already holds. The server's quota
+ * refusals are final: retrying cannot help and would hold every later
+ * record back, so they too get an event and the mark moves past them; the
+ * records stay on the partition. A 413 saying "quota exceeded:" (the byte
+ * quota: "stored":false), and a 200 saying some were "over the quota (not
+ * stored)" (the per-boot quota: "not_stored":N). Without a results
  * partition the records of this boot (kept in memory) are sent once.
  */
 #define _GNU_SOURCE
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "defaults.h"
 #include "err.h"
 #include "httpc.h"
 #include "init.h"
@@ -197,7 +200,8 @@ static void send_batch(struct pending *p)
 {
 	struct sbuf resp = {0};
 	char err[256];
-	int status = -1;
+	int status = -1, final = 0;
+	unsigned long long not_stored = 0;
 
 	if (!p->batch.len || p->failed)
 		return;
@@ -205,7 +209,10 @@ static void send_batch(struct pending *p)
 		sb_free(&resp);
 		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p->batch.s, p->batch.len,
 				       UPLOAD_TIMEOUT_MS, &resp, err, sizeof err);
-		if ((status >= 200 && status < 300) || status == 413)
+		/* a bare 413 (a proxy's body limit, the server's per-request
+		 * cap) is retried like any failure; the quota's is final */
+		final = status == 413 && resp.s && !strncmp(resp.s, UPLOAD_QUOTA_REFUSAL, strlen(UPLOAD_QUOTA_REFUSAL));
+		if ((status >= 200 && status < 300) || final)
 			break;	/* stored, or refused for good */
 		if (status > 0)
 			snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
@@ -213,18 +220,31 @@ static void send_batch(struct pending *p)
 		if (try < UPLOAD_TRIES)
 			sleep(2);
 	}
-	if (status == 413)
-		/* Past the server's quota: sending it again changes nothing,
-		 * and would hold back every later record. It is marked as
-		 * handled (its event says 413), never as stored. */
-		warning("upload: the server refused %zu records (through seq %llu) as over its quota: %.120s; not sent "
-			"again: they stay on the results partition (bootbench collect)", p->n, p->last,
-			resp.s ? resp.s : "");
-	if ((status >= 200 && status < 300) || status == 413) {
-		if (status != 413) {
+	if (status >= 200 && status < 300 && resp.s) {
+		const char *n = strstr(resp.s, UPLOAD_NOT_STORED);
+		if (n) {
+			while (n > resp.s && n[-1] >= '0' && n[-1] <= '9')
+				n--;
+			not_stored = strtoull(n, NULL, 10);
+		}
+	}
+	if (final || not_stored) {
+		/* Past a quota: sending them again changes nothing, and would
+		 * hold back every later record. Where they are is said. */
+		unsigned long long k = final ? p->n : not_stored;
+		const char *where = !p->last ? "they were only on the console (no results partition, or it was full): "
+					       "the console log keeps them" :
+				    !A.rec.stored ? "the results partition is full, so this cannot be marked: they go "
+						    "again with the next boot's upload" :
+						    "not sent again: they stay on the results partition (bootbench collect)";
+		warning("upload: the server did not store %llu of %zu records (through seq %llu): over its %s quota; %s",
+			k, p->n, p->last, final ? "byte" : "per-boot", where);
+	}
+	if ((status >= 200 && status < 300) || final) {
+		if (!final) {
 			info("upload: %zu records (through seq %llu) accepted: %.120s", p->n, p->last,
 			     resp.s ? resp.s : "");
-			p->sent += p->n;
+			p->sent += p->n - (not_stored < p->n ? not_stored : p->n);
 		}
 		if (A.rec.stored && p->last) {
 			struct jw w;
@@ -235,7 +255,8 @@ static void send_batch(struct pending *p)
 			jw_int(&w, "records", (long long)p->n);
 			jw_str(&w, "url", A.conf.upload);
 			jw_int(&w, "status", status);
-			jw_bool(&w, "stored", status != 413);
+			jw_bool(&w, "stored", !final);
+			jw_int(&w, "not_stored", (long long)(final ? p->n : not_stored));
 			jw_obj_end(&w);
 			rec_emit(&A.rec, RS_EVENT, w.sb.s);
 			sb_free(&w.sb);

@@ -24,6 +24,12 @@
 /* The longest line a reader of JSON lines takes: one record plus its
  * envelope and a console's prefix. */
 #define RECORD_LINE_MAX (RECORD_PAYLOAD_MAX + 4096)
+/* The boot server's words for its quotas, which the appliance reads to
+ * tell a refusal that retrying cannot mend from one it can: a 413 whose
+ * body starts with UPLOAD_QUOTA_REFUSAL (the byte quota), and a 200 saying
+ * ", N" UPLOAD_NOT_STORED (records over the per-boot quota). */
+#define UPLOAD_QUOTA_REFUSAL "quota exceeded:"
+#define UPLOAD_NOT_STORED " over the quota (not stored)"
 #define RESULTS_DEFAULT_SIZE (64ULL * 1024 * 1024)
 #define RESULTS_MAX_IMAGE (16ULL << 40)	/* mkresults IMAGE --size: 16T (ext4's file limit) */
 

@@ -133,17 +133,29 @@ static void describe_one(char *out, size_t len, const struct probe_sig *s)
 
 void probe_describe(const struct probe_result *r, char *out, size_t len)
 {
-	size_t at = 0;
+	size_t at = 0, i;
+	int cut;
 	out[0] = 0;
-	for (size_t i = 0; i < r->n && at + 1 < len; i++) {
+	for (i = 0; i < r->n && at + 1 < len; i++) {
 		char one[256];
 		describe_one(one, sizeof one, &r->sig[i]);
 		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? ", " : "", one);
 	}
-	if (r->more && at + 1 < len)
-		at += (size_t)snprintf(out + at, len - at, " and %zu more", r->more);
-	if (at >= len && len > 4)
-		memcpy(out + len - 5, " ...", 5);	/* cut: said so */
+	/* cut: a signature or the count left out, or one cut short */
+	cut = at >= len || i < r->n;
+	if (!cut && r->more) {
+		if (at + 1 < len) {
+			at += (size_t)snprintf(out + at, len - at, " and %zu more", r->more);
+			cut = at >= len;
+		} else {
+			cut = 1;
+		}
+	}
+	if (cut && len > 4) {
+		/* cut: said so, in the last 4 bytes */
+		size_t end = strlen(out) < len - 5 ? strlen(out) : len - 5;
+		memcpy(out + end, " ...", 5);
+	}
 }
 
 size_t probe_foreign(const struct probe_result *r)

@@ -42,7 +42,7 @@ int main(void)
 	unsigned char label[512];
 	int fd;
 
-	tap_plan(15);
+	tap_plan(17);
 	r = one("ext4", "filesystem", "", 1080);
 	is_int(probe_foreign(&r), 0, "ext4 beside a label: the appliance's own kind");
 	r = one("LVM2_member", "raid", "", 536);
@@ -62,6 +62,17 @@ int main(void)
 	is_str(out, "crypto_LUKS (an encrypted volume labelled \"home\", at byte 0)", "a signature described");
 	probe_describe(&r, out, 20);
 	is_str(out, "crypto_LUKS (an ...", "a message cut short says so");
+	{
+		struct probe_result two = one("ext4", "filesystem", "", 1080);
+		two.n = 2;
+		two.sig[1] = r.sig[0];
+		probe_describe(&two, out, 34);	/* exactly the first one fits */
+		is_str(out, "ext4 (a filesystem, at byte 1 ...", "a message that stops between signatures says so too");
+		two.n = 1;
+		two.more = 3;
+		probe_describe(&two, out, 34);
+		is_str(out, "ext4 (a filesystem, at byte 1 ...", "... and so does one with more left uncounted");
+	}
 	r.n = 0;
 	probe_describe(&r, out, sizeof out);
 	is_str(out, "", "nothing found: an empty description");
