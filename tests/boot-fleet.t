@@ -128,7 +128,7 @@ ok "boot 2's upload carried boot 1's records" grep -q '52-54-00-bb-00-01 boot 2 
 wait "$upid"
 urc=$?
 ok "the UEFI target chainloaded iPXE (ipxe.efi over TFTP) and booted over HTTP" \
-	sh -c "grep -q 'sent .*/ipxe.efi' '$T/server.log' && grep -q 'boot 1 of 1: kernel $KA' '$T/server.log' && grep -q '52-54-00-bb-00-02 boot 1 sent records: 5 new' '$T/server.log'"
+	sh -c "grep -q 'sent .*/ipxe.efi' '$T/server.log' && grep -q 'boot 1 of 1: kernel $KA' '$T/server.log' && grep -q '52-54-00-bb-00-02 boot 1 sent records: 6 new' '$T/server.log'"
 ok "the UEFI target powered off by itself after its schedule" \
 	sh -c "[ '$urc' = 0 ] && tail -n 5 '$T/uefi.log' | grep -q 'syncing and powering off'"
 is "$("$BB" collect "$UD/records.jsonl" 2>/dev/null | jq -r 'select(.type == "boot") | .data.kernel.release')" \

@@ -14,7 +14,8 @@ is "$rc" 0 "PXE boot of $k powers off after the plan"
 is "$(tr -d '\r' < "$T/pxe.log" | sed -n 's/^bootbench: userland: *//p')" "$(cat "$B/userland.id")" \
 	"the userland loaded over TFTP is the one built (id from the separate id initrd)"
 ok "the kernel's modules came as their own initrd" grep -q '^bootbench: modules:  [1-9][0-9]* loaded, 0 missing' "$T/pxe.log"
-is "$("$BB" collect "$T/r.img" 2>/dev/null | jq -r .type | tr '\n' ' ')" "boot run run run end " "records reach the results disk"
+is "$("$BB" collect "$T/r.img" 2>/dev/null | jq -r '.type + (.data.event // "" | if . == "" then "" else "/" + . end)' | tr '\n' ' ')" \
+	"boot event/claim run run run end " "records reach the results disk"
 pxecmd=$(scripts/boot-qemu "$k" --pxe --print-cmd 2>/dev/null)
 ok "no -kernel on the QEMU command line (which names a boot ROM): it really booted from the network" \
 	sh -c 'case "$1" in *" -kernel "*) exit 1;; esac; case "$1" in *"-boot n"*|*"bootindex"*|*romfile*) exit 0;; esac; exit 1' sh "$pxecmd"

@@ -65,5 +65,5 @@ ok "a clean boot after the cuts finishes" grep -q '^bootbench: done:' "$T/final.
 ok "the cuts left records to append after ($before)" test "$before" -gt 0
 "$BB" collect "$img" > "$T/img.jsonl" 2>/dev/null
 is "$(jq -r 'select(.type=="run") | .data.status' "$T/img.jsonl" | sort -u)" ok "every run record in the image is intact and ok"
-ok "it appended its boot, 300 runs and end after the earlier records" test "$(wc -l < "$T/img.jsonl")" -eq $((before + 302))
+ok "it appended its boot, its claim event, 300 runs and end after the earlier records" test "$(wc -l < "$T/img.jsonl")" -eq $((before + 303))
 done_testing
