@@ -1,0 +1,429 @@
+/*
+ * kprof.c - the kernel's sampling profiler, read and resolved (kprof.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kprof.h"
+#include "xio.h"
+
+static int fail(char *err, size_t errlen, const char *msg)
+{
+	snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	size_t ux, uy;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* aliases at one address: the one with the fewest leading underscores
+	 * (startup_64 rather than the _stext marker), then the alphabetically
+	 * first, so the choice does not depend on the order kallsyms lists them */
+	ux = underscores(x->name);
+	uy = underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Anonymous memory that a fork leaves behind; NULL on failure. */
+static void *nofork_alloc(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, n, MADV_DONTFORK);
+	madvise(p, n, MADV_NOHUGEPAGE);
+	return p;
+}
+
+static int hexval(const char *s, size_t n, unsigned long long *v)
+{
+	unsigned long long x = 0;
+	if (!n || n > 16)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 :
+			s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		x = x << 4 | (unsigned)d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* A whole /proc file read into a mapping of its own that forks leave
+ * behind, up to max bytes (reserved, touched only as read): never PID 1's
+ * malloc heap, which a workload forked from PID 1 would inherit and copy on
+ * each of its own forks. Unmap with munmap(p, max). NULL with errno set
+ * (EFBIG past max). */
+static char *nofork_read(const char *path, size_t max, size_t *len)
+{
+	char *p = nofork_alloc(max);
+	size_t n = 0;
+	int fd, e;
+	if (!p)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		munmap(p, max);
+		errno = e;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r = read(fd, p + n, max - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (r > 0 && n + (size_t)r >= max)) {
+			e = r < 0 ? errno : EFBIG;
+			close(fd);
+			munmap(p, max);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return p;
+}
+
+int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t errlen)
+{
+	size_t cap = 1, nlen = 0, i = 0, nonzero = 0;
+	memset(k, 0, sizeof *k);
+	/* at most one symbol a line: one mapping each for the symbols and the
+	 * names, of which only what is written gets pages */
+	for (size_t j = 0; j < len; j++)
+		cap += buf[j] == '\n';
+	k->s_bytes = cap * sizeof *k->s;
+	k->names_bytes = len + 1;
+	k->s = nofork_alloc(k->s_bytes);
+	k->names = nofork_alloc(k->names_bytes);
+	if (!k->s || !k->names) {
+		ksyms_free(k);
+		return fail(err, errlen, "cannot map memory for kallsyms");
+	}
+	while (i < len) {
+		const char *l = buf + i, *e = memchr(l, '\n', len - i), *sp1, *sp2, *name;
+		size_t ll = e ? (size_t)(e - l) : len - i, namelen;
+		unsigned long long addr;
+		char type;
+		i += ll + 1;
+		/* "ffffffff81000000 T _stext" [\t[module]] */
+		sp1 = memchr(l, ' ', ll);
+		if (!sp1 || sp1 + 3 >= l + ll || sp1[2] != ' ')
+			continue;
+		if (hexval(l, (size_t)(sp1 - l), &addr) < 0)
+			continue;
+		type = sp1[1];
+		name = sp1 + 3;
+		sp2 = memchr(name, '\t', (size_t)(l + ll - name));
+		if (sp2)
+			continue;	/* a module's symbol: outside the kernel's text counters */
+		namelen = (size_t)(l + ll - name);
+		if (!namelen || namelen > 255)
+			continue;
+		if (addr)
+			nonzero++;
+		if (namelen == 6 && !memcmp(name, "_stext", 6))
+			k->stext = addr;
+		if (namelen == 6 && !memcmp(name, "_etext", 6))
+			k->etext = addr;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		memcpy(k->names + nlen, name, namelen);
+		k->names[nlen + namelen] = 0;
+		k->s[k->n].addr = addr;
+		k->s[k->n++].name = (const char *)(uintptr_t)nlen;	/* an offset until names stops moving */
+		nlen += namelen + 1;
+	}
+	for (size_t j = 0; j < k->n; j++)
+		k->s[j].name = k->names + (uintptr_t)k->s[j].name;
+	if (!nonzero) {
+		ksyms_free(k);
+		return fail(err, errlen, "every kallsyms address is 0 (kernel.kptr_restrict hides them)");
+	}
+	if (!k->stext || !k->n) {
+		ksyms_free(k);
+		return fail(err, errlen, "kallsyms has no _stext or no text symbols");
+	}
+	qsort(k->s, k->n, sizeof *k->s, by_addr);
+	return 0;
+}
+
+const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr)
+{
+	size_t lo = 0, hi = k->n;
+	if (!k->n || addr < k->s[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->s[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* the first of the aliases at that address */
+	while (lo && k->s[lo - 1].addr == k->s[lo].addr)
+		lo--;
+	return &k->s[lo];
+}
+
+void ksyms_free(struct ksyms *k)
+{
+	if (k->s)
+		munmap(k->s, k->s_bytes);
+	if (k->names)
+		munmap(k->names, k->names_bytes);
+	memset(k, 0, sizeof *k);
+}
+
+int kprofile_parse(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen)
+{
+	unsigned step;
+	memset(p, 0, sizeof *p);
+	if (len < sizeof(unsigned) || (len % sizeof(unsigned)) || ((uintptr_t)buf % sizeof(unsigned)))
+		return fail(err, errlen, "the profile is not a whole number of counters");
+	memcpy(&step, buf, sizeof step);
+	if (!step || (step & (step - 1)) || step > (1u << 20))
+		return fail(err, errlen, "the profile's step is not a power of two up to 1 MiB");
+	p->step = step;
+	p->n = len / sizeof(unsigned) - 1;
+	p->count = (const unsigned *)buf + 1;
+	return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct kfunc *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void kprof_top(const struct kprofile *p, const struct ksyms *k, struct kprof_top *t)
+{
+	unsigned long long *per = k->n ? xcalloc(k->n, sizeof *per) : NULL, unknown = 0;
+	struct kfunc *all;
+	size_t na = 0;
+	memset(t, 0, sizeof *t);
+	/* counter i covers [_stext + i*step, + step): the symbol at its start */
+	for (size_t i = 0, s = 0; i < p->n; i++) {
+		unsigned long long a = k->stext + (unsigned long long)i * p->step;
+		unsigned c = p->count[i];
+		if (!c)
+			continue;
+		t->total += c;
+		if (i == p->n - 1) {
+			t->outside += c;
+			continue;
+		}
+		while (s + 1 < k->n && k->s[s + 1].addr <= a)
+			s++;
+		if (!k->n || k->s[s].addr > a) {
+			unknown += c;
+			continue;
+		}
+		{
+			size_t f = s;
+			while (f && k->s[f - 1].addr == k->s[f].addr)
+				f--;
+			per[f] += c;
+		}
+	}
+	all = xcalloc(k->n + 1, sizeof *all);
+	for (size_t i = 0; i < k->n; i++)
+		if (per[i]) {
+			all[na].name = k->s[i].name;
+			all[na++].samples = per[i];
+		}
+	if (unknown) {
+		all[na].name = "(before the first symbol)";
+		all[na++].samples = unknown;
+	}
+	qsort(all, na, sizeof *all, by_samples);
+	t->nfuncs = na;
+	for (size_t i = 0; i < na; i++) {
+		if (t->n < KPROF_TOP) {
+			snprintf(t->names[t->n], sizeof t->names[t->n], "%s", all[i].name);
+			t->f[t->n].name = t->names[t->n];
+			t->f[t->n++].samples = all[i].samples;
+		} else {
+			t->other += all[i].samples;
+		}
+	}
+	free(all);
+	free(per);
+}
+
+void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned hz)
+{
+	jw_obj(w, "profile");
+	jw_str(w, "source", "/proc/profile (profile= boot option), resolved by /proc/kallsyms");
+	jw_str(w, "samples_of", "the timer tick when it interrupts the kernel (user time is not sampled)");
+	jw_int(w, "step_bytes", step);
+	if (hz)
+		jw_int(w, "tick_hz", hz);
+	jw_int(w, "samples", (long long)t->total);
+	jw_int(w, "outside_text", (long long)t->outside);
+	jw_int(w, "other", (long long)t->other);
+	jw_int(w, "functions_sampled", (long long)t->nfuncs);
+	jw_arr(w, "functions");
+	for (size_t i = 0; i < t->n; i++) {
+		jw_obj(w, NULL);
+		jw_str(w, "name", t->f[i].name);
+		jw_int(w, "samples", (long long)t->f[i].samples);
+		jw_num(w, "share", t->total ? (double)t->f[i].samples / (double)t->total : 0);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+/* ---- live ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* /proc/timer_list's "jiffies: N" twice, a quarter second apart: the tick
+ * rate the profile samples at, rounded to a rate kernels are built with. */
+static unsigned estimate_hz(void)
+{
+	static const unsigned rates[] = { 100, 250, 300, 1000 };
+	unsigned long long j[2];
+	double t[2], hz, best = 1e9;
+	unsigned pick = 0;
+	for (int i = 0; i < 2; i++) {
+		size_t len;
+		char *s, *p;
+		if (i)
+			usleep(250000);
+		t[i] = now_s();
+		s = nofork_read("/proc/timer_list", 4u << 20, &len);
+		p = s ? memmem(s, len, "\njiffies: ", 10) : NULL;
+		if (!p) {
+			if (s)
+				munmap(s, 4u << 20);
+			return 0;
+		}
+		j[i] = strtoull(p + 10, NULL, 10);
+		munmap(s, 4u << 20);
+	}
+	if (j[1] <= j[0] || t[1] <= t[0])
+		return 0;
+	hz = (double)(j[1] - j[0]) / (t[1] - t[0]);
+	for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
+		double d = hz > rates[i] ? hz - rates[i] : rates[i] - hz;
+		if (d < best) {
+			best = d;
+			pick = rates[i];
+		}
+	}
+	return best < pick * 0.2 ? pick : 0;
+}
+
+/* /proc/kallsyms, parsed: 0, or -1 with the reason in err. */
+static int load_ksyms(struct ksyms *k, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = nofork_read("/proc/kallsyms", KPROF_MAX_KALLSYMS, &len), e[160];
+	int rc;
+	if (!text) {
+		snprintf(err, errlen, "/proc/kallsyms: %s", strerror(errno));
+		return -1;
+	}
+	rc = ksyms_parse(text, len, k, e, sizeof e);
+	munmap(text, KPROF_MAX_KALLSYMS);
+	if (rc < 0)
+		snprintf(err, errlen, "/proc/kallsyms: %s", e);
+	return rc;
+}
+
+int kprof_open(struct kprof_live *l)
+{
+	struct ksyms k;
+	memset(l, 0, sizeof *l);
+	if (access("/proc/profile", R_OK) < 0) {
+		snprintf(l->why, sizeof l->why, "this kernel has no /proc/profile: boot it with profile=2 "
+			 "(scripts/boot-qemu --profile)");
+		return -1;
+	}
+	if (load_ksyms(&k, l->why, sizeof l->why) < 0)
+		return -1;
+	l->nsyms = k.n;
+	ksyms_free(&k);
+	l->hz = estimate_hz();
+	l->ok = 1;
+	return 0;
+}
+
+int kprof_reset(struct kprof_live *l)
+{
+	if (!l->ok)
+		return -1;
+	/* any write but one of sizeof(int) bytes (that sets a multiplier) clears */
+	return write_file("/proc/profile", "0\n");
+}
+
+int kprof_read(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen)
+{
+	size_t len;
+	char *buf;
+	struct kprofile p;
+	if (!l->ok)
+		return fail(err, errlen, l->why);
+	buf = nofork_read("/proc/profile", KPROF_MAX_PROFILE, &len);
+	if (!buf) {
+		snprintf(err, errlen, "/proc/profile: %s", strerror(errno));
+		return -1;
+	}
+	if (kprofile_parse(buf, len, &p, err, errlen) < 0) {
+		munmap(buf, KPROF_MAX_PROFILE);
+		return -1;
+	}
+	{
+		struct ksyms k;
+		if (load_ksyms(&k, err, errlen) < 0) {
+			munmap(buf, KPROF_MAX_PROFILE);
+			return -1;
+		}
+		kprof_top(&p, &k, t);
+		ksyms_free(&k);
+	}
+	*step = p.step;
+	munmap(buf, KPROF_MAX_PROFILE);
+	return 0;
+}
+
+void kprof_close(struct kprof_live *l)
+{
+	l->ok = 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * kprof.h - the kernel's own sampling profiler (CONFIG_PROFILING: the
+ * `profile=N` boot option and /proc/profile), resolved against
+ * /proc/kallsyms. No third-party code and nothing to build: every Debian
+ * kernel carries it. It samples the interrupted kernel address at each timer
+ * tick that lands in kernel mode, into one counter per 2^N bytes of kernel
+ * text; writing to /proc/profile clears it. Parsers take buffers, so the
+ * tests feed them made-up files.
+ */
+#ifndef BB_KPROF_H
+#define BB_KPROF_H
+
+#include <stddef.h>
+
+#include "json.h"
+
+/* Functions a run record keeps (the rest are summed as "other"). */
+#define KPROF_TOP 40
+/* Bounds on what is read from /proc (a kernel is ~14 MB of text, kallsyms
+ * ~10 MB): a bigger file is refused rather than half-read. */
+#define KPROF_MAX_KALLSYMS (128u << 20)
+#define KPROF_MAX_PROFILE (256u << 20)
+
+struct ksym {
+	unsigned long long addr;
+	const char *name;	/* into ksyms.names */
+};
+
+/* Text symbols of the kernel proper (types t/T/w/W, no modules), sorted.
+ * Held in mappings a fork does not inherit (MADV_DONTFORK), never in PID
+ * 1's heap, and only between a run's end and its record (kprof_read loads
+ * and drops them): a workload forked from PID 1 inherits its heap and
+ * copies those page tables on each of its own forks (+39% on fork/exec
+ * under instruction counting, when they were malloc'd), and even held apart
+ * the 1.8 MB cost fork/exec 2%. */
+struct ksyms {
+	struct ksym *s;
+	size_t n;
+	char *names;
+	size_t s_bytes, names_bytes;	/* the mappings' lengths */
+	unsigned long long stext, etext;	/* _stext and _etext, 0 if absent */
+};
+
+/* 0, or -1 with a reason (no _stext, or every address 0: kptr_restrict). */
+int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t errlen);
+/* The symbol holding addr (the last one at or below it), or NULL. */
+const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr);
+void ksyms_free(struct ksyms *k);
+
+/* /proc/profile: a native unsigned int (the bytes per counter, 2^shift),
+ * then one native int counter per step of text from _stext; the kernel puts
+ * hits past the text (modules) into the last counter. */
+struct kprofile {
+	unsigned step;
+	size_t n;
+	const unsigned *count;	/* into the caller's buffer */
+};
+int kprofile_parse(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen);
+
+struct kfunc {
+	const char *name;
+	unsigned long long samples;
+};
+
+struct kprof_top {
+	char names[KPROF_TOP][128];	/* f[i].name points here: the top outlives the symbols */
+	unsigned long long total;	/* every sample */
+	unsigned long long outside;	/* the last counter: modules, or past the text */
+	unsigned long long other;	/* functions past the top */
+	size_t nfuncs;			/* functions with a sample */
+	struct kfunc f[KPROF_TOP];
+	size_t n;
+};
+/* Sum the counters per function and keep the top ones, largest first (ties
+ * by name, so equal profiles print alike). */
+void kprof_top(const struct kprofile *p, const struct ksyms *k, struct kprof_top *t);
+
+/* "profile" member of a run record: source, step, the tick rate, totals,
+ * and the functions with their samples and share of all samples. */
+void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned hz);
+
+/* Live side (the appliance). kprof_open checks that there is a profile and
+ * that kallsyms resolves; returns 0, or -1 with the reason there is no
+ * profile (no /proc/profile: the kernel was booted without profile=N). */
+struct kprof_live {
+	size_t nsyms;		/* text symbols kallsyms had at kprof_open */
+	unsigned hz;		/* the timer tick rate, estimated from /proc/timer_list, 0 unknown */
+	int ok;
+	char why[200];		/* when !ok */
+};
+int kprof_open(struct kprof_live *l);
+int kprof_reset(struct kprof_live *l);	/* clear the counters */
+/* Read and resolve: 0, or -1 with a reason in err. */
+int kprof_read(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
+void kprof_close(struct kprof_live *l);
+
+#endif
