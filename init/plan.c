@@ -201,6 +201,14 @@ int run_plan(void)
 	free(text);
 	claim(claimed, &nclaimed, labelled);
 	nruns = plan_expand(p, &runs);
+	/* bootbench.profile= overrides the plan's profile directive */
+	{
+		int prof = A.conf.profile ? !strcmp(A.conf.profile, "on") : p->profile;
+		if (A.conf.profile)
+			info("profile %s (bootbench.profile=%s; the plan says %s)", prof ? "on" : "off", A.conf.profile,
+			     p->profile ? "on" : "off");
+		run_why_begin(prof);
+	}
 	if (plan_has_sections(p))
 		info("plan %s: %zu runs (%zu sections, %zu layouts, %u iterations), timeout %u s per run", p->name,
 		     nruns, p->nsections, p->nlayouts, p->iterations, p->timeout_s);
@@ -289,6 +297,7 @@ int run_plan(void)
 	}
 	if (bl.fingerprint || bl.mounted || bl.md_created || bl.brd_loaded)
 		layout_teardown(&bl);
+	run_why_end();
 	info("plan %s done: %u ok, %u failed, %u timed out, %u crashed, %u skipped", p->name, counts[0], counts[1],
 	     counts[2], counts[3], counts[4]);
 	free(runs);

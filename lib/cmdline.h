@@ -40,6 +40,7 @@ struct bbconf {
 	unsigned monitor_ms;
 	char *mode;		/* "wallclock" or "deterministic" */
 	char *accel;		/* how the host ran us, if it said: kvm, tcg, none */
+	char *profile;		/* "on" or "off": overrides the plan's profile directive; NULL: the plan says */
 	char *tag;		/* a label the user gives this boot (A/A runs, "patched") */
 	char *qemu;		/* QEMU version, when booted by scripts/boot-qemu */
 	char *nonce;		/* host-given uniqueness for the boot id (deterministic mode) */

@@ -543,7 +543,7 @@ static int parse_once(struct ctx *c, const struct words *ws, int *seen, const ch
 }
 
 static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, plan_workload_check check,
-		      int seen[3])
+		      int seen[4])
 {
 	const char *d = ws->w[0].s, *arg = NULL;
 	unsigned long long u;
@@ -573,6 +573,14 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		p->timeout_s = (unsigned)u;
 		return 0;
 	}
+	if (!strcmp(d, "profile")) {
+		if (parse_once(c, ws, &seen[3], "profile", "profile on|off", &arg) < 0)
+			return -1;
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return fail(c, "bad value for profile: \"%s\" (expected on or off)", arg);
+		p->profile = !strcmp(arg, "on");
+		return 0;
+	}
 	if (!strcmp(d, "section"))
 		return parse_section(c, ws, p);
 	if (!strcmp(d, "layout"))
@@ -581,7 +589,7 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		return parse_tunable(c, ws, p);
 	if (!strcmp(d, "workload"))
 		return parse_workload(c, ws, p, check);
-	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, section, layout, tunable, workload)", d);
+	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload)", d);
 }
 
 /* The default name: the file's base name without ".plan". */
@@ -600,7 +608,7 @@ int plan_parse(const char *file, const char *text, size_t len, plan_workload_che
 	       struct plan *p, char *err, size_t errlen)
 {
 	struct ctx c = { file, 0, err, errlen };
-	int seen[3] = {0};	/* line of plan, iterations, timeout */
+	int seen[4] = {0};	/* line of plan, iterations, timeout, profile */
 	unsigned long long runs;
 	size_t i = 0;
 

@@ -6,6 +6,7 @@
  *   plan quick                      the plan's name (optional; default: file name)
  *   iterations 3                    runs of every (layout, tunables, workload)
  *   timeout 300                     per-run watchdog, seconds
+ *   profile on                      kernel profile and delay accounting per run (off by default)
  *   layout raid1-ext3 md=raid1 disks=2 fs=ext3 mkfs="-b 4096" mount=noatime
  *   layout ram ramdisk=256M fs=ext3
  *   layout tmp tmpfs=128M
@@ -96,6 +97,7 @@ struct plan {
 	char *name;
 	unsigned iterations;	/* default 1 */
 	unsigned timeout_s;	/* default 600 */
+	int profile;		/* "profile on": a kernel profile and delay accounting per run */
 	size_t nlayouts, ntunables, nworkloads;	/* all sections together */
 	struct plan_layout layouts[PLAN_MAX_LAYOUTS];
 	struct plan_tunable tunables[PLAN_MAX_TUNABLES];

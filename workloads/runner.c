@@ -24,7 +24,9 @@
 
 #include "defaults.h"
 #include "err.h"
+#include "kprof.h"
 #include "proc.h"
+#include "stalls.h"
 #include "workload.h"
 #include "xio.h"
 
@@ -177,6 +179,117 @@ static void parse_child_report(struct run_outcome *o, const char *text, size_t l
 	json_free(v);
 }
 
+/* ---- why: profile, pressure, delays ---- */
+
+static struct why {
+	int on;			/* profile on */
+	struct kprof_live kp;
+	struct ts_listener ts;
+	int delayacct, delayacct_was;
+	struct psi before;
+} why = { .ts = { .fd = -1 } };
+
+void run_why_begin(int profile)
+{
+	run_why_end();
+	why.on = profile;
+	if (!profile)
+		return;
+	if (kprof_open(&why.kp) < 0)
+		warning("profile on, but no kernel profile: %s", why.kp.why);
+	else
+		info("kernel profile: /proc/profile, %zu text symbols, tick %u Hz", why.kp.nsyms, why.kp.hz);
+	why.delayacct = delayacct_enable(&why.delayacct_was);
+	if (!why.delayacct)
+		warning("profile on, but delay accounting could not be turned on (kernel.task_delayacct)");
+	if (ts_open(&why.ts) < 0)
+		warning("profile on, but no delay accounting records: %s", why.ts.why);
+}
+
+void run_why_end(void)
+{
+	if (!why.on)
+		return;
+	kprof_close(&why.kp);
+	ts_close(&why.ts);
+	delayacct_restore(why.delayacct_was);
+	why.on = 0;
+}
+
+static char *member_text(void (*fn)(struct jw *, void *), void *arg)
+{
+	struct jw w;
+	char *s;
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	fn(&w, arg);
+	jw_obj_end(&w);
+	/* "{"key":VALUE}" -> VALUE */
+	s = strchr(w.sb.s, ':');
+	s = s ? xstrndup(s + 1, strlen(s + 1) - 1) : NULL;
+	sb_free(&w.sb);
+	return s;
+}
+
+static void why_before(void)
+{
+	if (why.on) {
+		ts_drain(&why.ts);
+		ts_reset(&why.ts);
+		kprof_reset(&why.kp);
+	}
+	psi_sample(&why.before);
+}
+
+struct why_after {
+	struct psi after;
+	struct kprof_top top;
+	unsigned step;
+	int prof_rc;
+	char err[200];
+	struct ts_exit sum;
+	size_t nproc;
+};
+
+static void j_pressure(struct jw *w, void *a) { psi_json(w, &why.before, &((struct why_after *)a)->after); }
+static void j_delays(struct jw *w, void *a)
+{
+	struct why_after *x = a;
+	ts_json(w, &why.ts, &x->sum, x->nproc, why.delayacct);
+}
+static void j_profile(struct jw *w, void *a)
+{
+	struct why_after *x = a;
+	if (x->prof_rc == 0) {
+		kprof_json(w, &x->top, x->step, why.kp.hz);
+		return;
+	}
+	jw_obj(w, "profile");
+	jw_bool(w, "available", 0);
+	jw_str(w, "reason", x->err);
+	jw_obj_end(w);
+}
+
+/* Right after the workload's process is reaped: the profile first (what
+ * follows would be in it), then pressure, then the exit records. */
+static void why_collect(struct run_outcome *o)
+{
+	struct why_after *x = xcalloc(1, sizeof *x);
+	if (why.on)
+		x->prof_rc = kprof_read(&why.kp, &x->top, &x->step, x->err, sizeof x->err);
+	psi_sample(&x->after);
+	o->pressure = member_text(j_pressure, x);
+	if (why.on) {
+		o->profile = member_text(j_profile, x);
+		ts_drain(&why.ts);
+		ts_sum(&why.ts, (uint32_t)getpid(), &x->sum, &x->nproc);
+		o->delays = member_text(j_delays, x);
+		if (why.ts.lost)
+			run_outcome_warn(o, "the kernel dropped taskstats exit records (socket full): the delays are short");
+	}
+	free(x);
+}
+
 int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
 		 unsigned monitor_ms, struct run_outcome *o)
@@ -206,6 +319,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		monitor_ms = 1000;
 	ctr_start(&o->mon, monitor_ms, mono_now());
 	next_sample = o->mon.t0 + monitor_ms / 1000.0;
+	why_before();
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -233,6 +347,12 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		}
 		if (now >= next_sample) {
 			ctr_tick(&o->mon, now);
+			/* exit records are read with the counters, once a sampling
+			 * interval, not as they come: waking for each would put the
+			 * watchdog into a fork loop's figures. The socket holds 16 MiB
+			 * meanwhile; what overflows it is said in the record. */
+			if (why.on)
+				ts_drain(&why.ts);
 			next_sample += monitor_ms / 1000.0;
 			if (next_sample < now)
 				next_sample = now + monitor_ms / 1000.0;
@@ -268,6 +388,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
+			why_collect(o);
 			snprintf(o->status, sizeof o->status, "timeout");
 			snprintf(o->reason, sizeof o->reason, "still running after the %u s timeout: killed", timeout_s);
 			o->duration_s = mono_now() - o->start;
@@ -278,6 +399,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		usleep(5000);
 	}
 	o->duration_s = mono_now() - o->start;
+	why_collect(o);
 	ctr_tick(&o->mon, mono_now());
 	/* the workload's own children, if any escaped, die with its group */
 	kill(-pid, SIGKILL);
@@ -304,7 +426,10 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 void run_outcome_free(struct run_outcome *o)
 {
 	free(o->details);
-	o->details = NULL;
+	free(o->pressure);
+	free(o->profile);
+	free(o->delays);
+	o->details = o->pressure = o->profile = o->delays = NULL;
 	ctr_free(&o->mon);
 }
 
@@ -337,4 +462,10 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 		jw_raw(w, "details", o->details);
 	if (o->mon.n)
 		ctr_json(&o->mon, w);
+	if (o->pressure)
+		jw_raw(w, "pressure", o->pressure);
+	if (o->profile)
+		jw_raw(w, "profile", o->profile);
+	if (o->delays)
+		jw_raw(w, "delays", o->delays);
 }

@@ -85,7 +85,18 @@ struct run_outcome {
 	char warnings[WL_MAX_WARNINGS][WL_WARNING_LEN];	/* what was dropped, said in the record */
 	size_t nwarnings;
 	struct ctr_monitor mon;	/* system counters sampled during the run */
+	/* where the time went (docs/why.md): JSON object texts or NULL */
+	char *pressure;		/* PSI deltas: every run */
+	char *profile;		/* the kernel's sampled profile: with profile on */
+	char *delays;		/* delay accounting summed over the workload's processes: with profile on */
 };
+
+/* The "why" instruments for the runs that follow: with profile on, load
+ * kallsyms, open the taskstats listener and turn delay accounting on; say on
+ * the console what is missing. run_why_end undoes it (delay accounting back
+ * as it was). Without run_why_begin a run records pressure only. */
+void run_why_begin(int profile);
+void run_why_end(void);
 
 /* Run setup/run/teardown in a child with a deadline (seconds, 0: none),
  * sampling the system counters every monitor_ms meanwhile. */
@@ -96,7 +107,8 @@ void run_outcome_free(struct run_outcome *o);
 /* Add a warning to the outcome (the run record's "warnings" array). */
 void run_outcome_warn(struct run_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Members of a run record for the outcome: status, reason, duration, metrics,
- * details, and "warnings" when something was dropped. */
+ * details, "warnings" when something was dropped, counters, pressure, and
+ * profile and delays when they were asked for. */
 void run_outcome_json(struct jw *w, const struct run_outcome *o);
 
 #endif

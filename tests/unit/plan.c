@@ -34,7 +34,7 @@ static const struct {
 	{ L "layout m fs=ext3 mkfs=\"-b 4096\n" W, "quick.plan:2: unterminated quote" },
 	{ L "workload null\x01\n", "quick.plan:2: control character 0x01 in the plan" },
 	{ L W "layouts x fs=ext3\n",
-	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, section, layout, tunable, workload)" },
+	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload)" },
 	/* read-only layouts: the disk as it is */
 	{ "layout u readonly=SER1 fs=ext2\n" W,
 	  "quick.plan:1: fs is not allowed in a read-only layout (the disk is read as it is: no filesystem, RAID or "
@@ -79,6 +79,9 @@ static const struct {
 	  "quick.plan:1: bad value for timeout: \"86401\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout 5m\n" L W, "quick.plan:1: bad value for timeout: \"5m\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout\n" L W, "quick.plan:1: timeout takes one value: timeout SECONDS" },
+	{ "profile yes\n" L W, "quick.plan:1: bad value for profile: \"yes\" (expected on or off)" },
+	{ "profile on\nprofile off\n" L W, "quick.plan:2: profile given twice (first on line 1)" },
+	{ "profile\n" L W, "quick.plan:1: profile takes one value: profile on|off" },
 	/* seconds are a duration, not a size: 2K was 2048 s once */
 	{ "timeout 2K\n" L W, "quick.plan:1: bad value for timeout: \"2K\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout 1500ms\n" L W, "quick.plan:1: bad value for timeout: \"1500ms\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
@@ -197,6 +200,7 @@ static void good_plans(void)
 		"plan Full.plan-1   # trailing comment\r\n"
 		"iterations 3\n"
 		"timeout 90\n"
+		"profile on\n"
 		"\n"
 		"  \t\n"
 		"layout r1 md=raid1 disks=2 fs=ext3 mkfs=\"-b 4096 -O ^has_journal\" mount=\"noatime,data=ordered\"\n"
@@ -220,6 +224,7 @@ static void good_plans(void)
 	is_str(p.name, "Full.plan-1", "plan name");
 	is_int(p.iterations, 3, "iterations");
 	is_int(p.timeout_s, 90, "timeout");
+	is_int(p.profile, 1, "profile on");
 	is_int(p.nlayouts, 5, "five layouts");
 	is_int(p.layouts[0].kind, LAYOUT_MD, "r1: md kind");
 	is_str(p.layouts[0].md_level, "raid1", "r1: level");
@@ -229,7 +234,7 @@ static void good_plans(void)
 	is_str(p.layouts[0].fs, "ext3", "r1: fs");
 	is_str(p.layouts[0].mkfs, "-b 4096 -O ^has_journal", "r1: quoted mkfs, quotes removed");
 	is_str(p.layouts[0].mount, "noatime,data=ordered", "r1: mount value keeps its '='");
-	is_int(p.layouts[0].line, 7, "r1: line");
+	is_int(p.layouts[0].line, 8, "r1: line");
 	is_int(p.layouts[1].ndisks, 3, "r5: disks");
 	is_int(p.layouts[1].chunk, 128 * 1024, "r5: chunk in bytes");
 	is_str(p.layouts[1].resync, "wait", "r5: resync");
@@ -255,7 +260,7 @@ static void good_plans(void)
 	is_str(p.workloads[1].params[0].key, "size", "stream: first key");
 	is_str(p.workloads[1].params[0].val, "64M", "stream: first value");
 	is_str(p.workloads[1].params[1].val, "1M", "stream: quoted value");
-	is_int(p.workloads[1].line, 15, "stream: line (last line, no newline)");
+	is_int(p.workloads[1].line, 16, "stream: line (last line, no newline)");
 	plan_free(&p);
 	ok(p.name == NULL && p.nlayouts == 0, "plan_free empties the plan");
 
@@ -279,6 +284,7 @@ static void good_plans(void)
 			is_str(p.name, "null", "default name: file name without .plan");
 			is_int(p.iterations, 1, "default iterations");
 			is_int(p.timeout_s, 600, "default timeout");
+			is_int(p.profile, 0, "profile off by default");
 			is_int(plan_tunable_combos(&p.sections[0]), 1, "no tunables: one combination");
 			plan_free(&p);
 		}
@@ -536,7 +542,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 47 + 33 + 6 + 7 + 7 + 1 + 1 + 6);
+	tap_plan(nbad * 2 + 48 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
