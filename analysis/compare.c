@@ -242,6 +242,89 @@ static void add_counters(struct cmp *c, const struct cmp_boot *b, int k, const c
 	}
 }
 
+/* One value a run gives (a stall total) as one sample of a counter group. */
+static void add_value(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
+		      const char *lname, const char *name, const char *unit, double v)
+{
+	if (!isfinite(v))
+		return;
+	cell_add(group_of(c, CMP_COUNTER, b->mode, wl, id, lname, name, unit, ""), k, v, id->inforce.s);
+}
+
+static int is_true(const struct jv *o, const char *k)
+{
+	const struct jv *v = json_get(o, k);
+	return v && v->t == J_BOOL && v->b;
+}
+
+/* "pressure" and "delays" (docs/why.md) as counters, in ms per run. */
+static void add_stalls(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
+		       const char *lname, const struct jv *d)
+{
+	static const char *const res[] = { "cpu", "io", "memory" };
+	static const char *const dl[] = { "cpu", "blkio", "swapin", "reclaim", "thrashing", "compact" };
+	const struct jv *pr = json_get(d, "pressure"), *de = json_get(d, "delays");
+	char name[48];
+	if (pr && pr->t == J_OBJ && is_true(pr, "available"))
+		for (size_t i = 0; i < sizeof res / sizeof *res; i++) {
+			const struct jv *r = json_get(pr, res[i]), *some = json_get(r, "some_us"), *full = json_get(r, "full_us");
+			if (some && some->t == J_NUM) {
+				snprintf(name, sizeof name, "pressure_%s_some", res[i]);
+				add_value(c, b, k, wl, id, lname, name, "ms", some->num / 1000);
+			}
+			if (full && full->t == J_NUM && strcmp(res[i], "cpu")) {
+				snprintf(name, sizeof name, "pressure_%s_full", res[i]);
+				add_value(c, b, k, wl, id, lname, name, "ms", full->num / 1000);
+			}
+		}
+	if (de && de->t == J_OBJ && is_true(de, "available"))
+		for (size_t i = 0; i < sizeof dl / sizeof *dl; i++) {
+			const struct jv *x = json_get(json_get(de, dl[i]), "delay_ns");
+			if (x && x->t == J_NUM) {
+				snprintf(name, sizeof name, "delay_%s", dl[i]);
+				add_value(c, b, k, wl, id, lname, name, "ms", x->num / 1e6);
+			}
+		}
+}
+
+/* A run's kernel profile: each function's share (%) is one sample of its
+ * CMP_PROFILE group; the experiment counts the profiled run. */
+static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
+			const char *lname, const struct jv *pf)
+{
+	const struct jv *fs = json_get(pf, "functions");
+	double total = json_get_num(pf, "samples", 0);
+	struct sbuf key = {0};
+	size_t e;
+	if (!fs || fs->t != J_ARR || !isfinite(total) || total <= 0)
+		return;
+	{
+		const char *parts[] = { b->mode, wl, id->params.s, id->layout.s, id->tunables.s };
+		for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+			sb_printf(&key, "|%zu:%s", strlen(parts[p]), parts[p]);
+	}
+	e = strmap_get(&c->exp_ix, key.s);
+	if (e == (size_t)-1) {
+		e = c->nexps;
+		strmap_put(&c->exp_ix, key.s, e);
+		c->exps = xrealloc(c->exps, (c->nexps + 1) * sizeof *c->exps);
+		memset(&c->exps[c->nexps++], 0, sizeof *c->exps);
+	}
+	sb_free(&key);
+	c->exps[e].runs[k]++;
+	c->exps[e].samples[k] += total;
+	for (size_t i = 0; i < fs->n && i < CMP_PROFILE_FUNCS; i++) {
+		const char *name = json_get_str(fs->items[i], "name");
+		double share = json_get_num(fs->items[i], "share", NAN);
+		struct cmp_group *g;
+		if (!name || !*name || !isfinite(share) || share < 0 || share > 1)
+			continue;
+		g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, name, "%", "");
+		g->exp = e + 1;
+		cell_add(g, k, share * 100, id->inforce.s);
+	}
+}
+
 void cmp_add_record(struct cmp *c, const struct jv *rec)
 {
 	const char *type = json_get_str(rec, "type"), *id = json_get_str(rec, "boot_id");
@@ -318,6 +401,9 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 		{
 			const struct jv *ctr = json_get(d, "counters");
 			add_counters(c, b, k, wl, &rid, lname, ctr);
+			add_stalls(c, b, k, wl, &rid, lname, d);
+			if (json_get(d, "profile") && json_get(d, "profile")->t == J_OBJ)
+				add_profile(c, b, k, wl, &rid, lname, json_get(d, "profile"));
 			/* runs long enough to draw: at least 3 samples (two intervals) */
 			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && json_get_num(ctr, "samples", 0) >= 3 &&
 			    c->ntraces < CMP_MAX_TRACES && c->traces_of[k] < CMP_TRACES_PER_KERNEL) {
@@ -685,6 +771,15 @@ int cmp_finish(struct cmp *c)
 	strmap_free(&c->group_ix);	/* its indices are stale now; nothing adds groups after this */
 	for (size_t g = 0; g < c->ngroups; g++)
 		grow_cells(&c->groups[g], c->nkernels);
+	/* a profiled run that did not list a function gave it a share of 0 */
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *G = &c->groups[g];
+		if (G->kind != CMP_PROFILE || !G->exp)
+			continue;
+		for (size_t k = 0; k < c->nkernels; k++)
+			for (size_t n = G->cell[k].n; n < c->exps[G->exp - 1].runs[k]; n++)
+				cell_add(G, k, 0, G->cell[k].inforce ? G->cell[k].inforce : "");
+	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		struct cmp_cell *a = &G->cell[c->base];
@@ -783,7 +878,7 @@ static size_t sort_k;
 
 int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x)
 {
-	if (G->kind == CMP_COUNTER || !(!strcmp(G->better, "higher") || !strcmp(G->better, "lower")))
+	if (G->kind != CMP_FIGURE || !(!strcmp(G->better, "higher") || !strcmp(G->better, "lower")))
 		return CMP_CHANGED;
 	return x->worse ? CMP_WORSE : CMP_BETTER;
 }
@@ -852,5 +947,7 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->boot_ix);
 	strmap_free(&c->group_ix);
 	strmap_free(&c->seen_s);
+	strmap_free(&c->exp_ix);
+	free(c->exps);
 	u64set_free(&c->seen);
 }

@@ -22,7 +22,13 @@
 #define CMP_TRACES_PER_KERNEL 4
 
 enum { ST_OK, ST_FAILED, ST_TIMEOUT, ST_CRASHED, ST_SKIPPED, ST_N };
-enum { CMP_FIGURE, CMP_COUNTER };
+/* CMP_PROFILE: one kernel function's share of the kernel profile samples
+ * of an experiment's runs (%), a run without the function counting 0; read
+ * by the "why" view (why.c), never judged as a figure. */
+enum { CMP_FIGURE, CMP_COUNTER, CMP_PROFILE };
+/* Functions of one run's profile that compare reads (a hostile record can
+ * list more; ours keep KPROF_TOP). */
+#define CMP_PROFILE_FUNCS 64
 
 struct cmp_boot {
 	char id[33];
@@ -62,6 +68,14 @@ struct cmp_group {
 	size_t ncell;
 	double mdc;		/* fraction of the baseline mean */
 	size_t n5;		/* runs per kernel to detect 5% */
+	size_t exp;		/* CMP_PROFILE: 1 + index into cmp.exps */
+};
+
+/* An experiment's profiled runs per kernel, so that a function missing from
+ * a run's profile counts as a share of 0 there. */
+struct cmp_exp {
+	unsigned runs[CMP_MAX_KERNELS];
+	double samples[CMP_MAX_KERNELS];	/* summed over those runs */
 };
 
 /* A run's counter trace kept for the report. */
@@ -96,7 +110,9 @@ struct cmp {
 	unsigned over_kernels;	/* runs of kernels past CMP_MAX_KERNELS, not compared */
 	char over_names[256];	/* which kernels those were (the first few) */
 	unsigned traces_of[CMP_MAX_KERNELS];
-	struct strmap boot_ix, group_ix, seen_s;	/* seen_s: runs of boots without a boot record */
+	struct cmp_exp *exps;
+	size_t nexps;
+	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct u64set seen;	/* (boot index, seq) of every run read */
 };
 
@@ -113,6 +129,28 @@ void cmp_free(struct cmp *c);
 enum { CMP_OUT_SUMMARY = 1, CMP_OUT_TABLE = 2, CMP_OUT_SIGNIFICANT = 4 };
 void cmp_print_text(const struct cmp *c, FILE *o, unsigned what);
 void cmp_print_csv(const struct cmp *c, FILE *o);
+/* The "why" view (why.c): for each experiment (workload, parameters, layout,
+ * tunables) with a significant figure, or every one matching filter
+ * ("WORKLOAD" or "WORKLOAD@LAYOUT"), per kernel against the baseline: its
+ * figures, the kernel functions whose share of samples moved most (Welch
+ * across runs, BH over the experiment's functions), and the stalls side by
+ * side. Returns how many experiments it printed. */
+size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter);
+
+/* One function of an experiment's profile, a kernel against the baseline. */
+struct why_fn {
+	const struct cmp_group *G;
+	double a, b;		/* mean share, baseline and kernel, % */
+	double p, q;		/* Welch across runs, BH over the experiment's functions; NAN: untestable */
+};
+/* The profile functions of figure F's experiment, kernel k vs the baseline,
+ * largest |b - a| first; returns how many (at most max), with the profiled
+ * runs a side in runs_a and runs_b, their mean samples in samples_a and _b. */
+size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, struct why_fn *out, size_t max,
+		     unsigned *runs_a, unsigned *runs_b, double *samples_a, double *samples_b);
+/* Is G a stall counter (pressure_*, delay_*) of F's experiment? */
+int why_is_stall(const struct cmp_group *F, const struct cmp_group *G);
+int why_same_experiment(const struct cmp_group *a, const struct cmp_group *b);
 int cmp_write_html(const struct cmp *c, const char *path);
 
 /* Helpers shared by the text and HTML output. */

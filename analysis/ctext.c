@@ -266,6 +266,8 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 			print_table(c, o, c->modes[m], CMP_FIGURE, !!(what & CMP_OUT_SIGNIFICANT));
 			print_table(c, o, c->modes[m], CMP_COUNTER, !!(what & CMP_OUT_SIGNIFICANT));
 		}
+	if (what & CMP_OUT_SUMMARY)
+		cmp_print_why(c, o, NULL);
 	fprintf(o, "\nruns per kernel:\n");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct cmp_kernel *K = &c->kernels[k];
@@ -318,6 +320,8 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 		   "significant,mdc_pct,runs_for_5pct,q,ci_lo_pct,ci_hi_pct,kind,label,params\n");
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *G = &c->groups[g];
+		if (G->kind == CMP_PROFILE)
+			continue;	/* the why view's, not rows of their own */
 		for (size_t k = 0; k < c->nkernels; k++) {
 			const struct cmp_cell *x = &G->cell[k];
 			const char *fields[] = { G->mode, G->workload, G->layout, G->tunables, G->metric, G->unit, G->better,

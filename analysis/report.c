@@ -185,6 +185,117 @@ static void summary_rows(FILE *o, const struct cmp *c, size_t k, const size_t *i
 	fputs("</table>\n", o);
 }
 
+/* Under a regression: the experiment's top kernel functions, the baseline's
+ * share beside this kernel's (a horizontal bar each), then the stalls. */
+static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, size_t k)
+{
+	enum { NF = 10 };
+	struct why_fn fn[NF];
+	unsigned ra, rb;
+	double sa, sb, maxv = 1;
+	const int rowh = 26, left = 230, plot = 300, W = left + plot + 120;
+	size_t n = why_functions(c, F, k, fn, NF, &ra, &rb, &sa, &sb);
+	char title[512];
+	cmp_group_title(F, title, sizeof title);
+	fputs("<div class=\"why\"><p class=\"ch\">Why (", o);
+	esc(o, F->workload);
+	fputs(" on ", o);
+	esc(o, F->layout);
+	fputs("): ", o);
+	if (!n) {
+		fputs("no kernel profile on both sides here (plan <code>profile on</code>, kernel booted with profile=2).</p>", o);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			maxv = fmax(maxv, fmax(fn[i].a, fn[i].b));
+		fprintf(o, "the kernel functions whose share of the profile samples moved most, %u vs %u profiled runs "
+			   "(%.0f vs %.0f samples a run).</p>\n", ra, rb, sa, sb);
+		fprintf(o, "<svg class=\"chart why\" width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\" role=\"img\">", W,
+			n * rowh + 24, W, n * rowh + 24);
+		fprintf(o, "<rect x=\"%d\" y=\"4\" width=\"10\" height=\"8\" fill=\"%s\"/><text x=\"%d\" y=\"12\" class=\"cl\">",
+			left, palette[c->base % 8], left + 14);
+		esc(o, c->kernels[c->base].label);
+		fprintf(o, "</text><rect x=\"%d\" y=\"4\" width=\"10\" height=\"8\" fill=\"%s\"/><text x=\"%d\" y=\"12\" "
+			   "class=\"cl\">", left + 160, palette[k % 8], left + 174);
+		esc(o, c->kernels[k].label);
+		fputs("</text>", o);
+		for (size_t i = 0; i < n; i++) {
+			int y = 20 + (int)i * rowh;
+			double wa = fn[i].a / maxv * plot, wb = fn[i].b / maxv * plot;
+			fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"fl\" text-anchor=\"end\">", left - 6, y + 15);
+			esc(o, fn[i].G->metric);
+			fprintf(o, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"%s\"><title>", left, y + 2,
+				wa, palette[c->base % 8]);
+			esc(o, c->kernels[c->base].label);
+			fprintf(o, ": %.2f%%</title></rect><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"%s\"><title>",
+				fn[i].a, left, y + 12, wb, palette[k % 8]);
+			esc(o, c->kernels[k].label);
+			fprintf(o, ": %.2f%%</title></rect><text x=\"%.1f\" y=\"%d\" class=\"cl\">%.1f%% / %.1f%% (%+.1fpp", fn[i].b,
+				left + fmax(wa, wb) + 4, y + 15, fn[i].a, fn[i].b, fn[i].b - fn[i].a);
+			if (isfinite(fn[i].q))
+				fprintf(o, ", q=%.2g", fn[i].q);
+			fputs(")</text>", o);
+		}
+		fputs("</svg>\n", o);
+	}
+	{
+		int any = 0;
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_group *G = &c->groups[g];
+			const struct cmp_cell *a, *b;
+			if (!why_is_stall(F, G) || G->ncell <= k)
+				continue;
+			a = &G->cell[c->base];
+			b = &G->cell[k];
+			if ((!a->n || a->s.mean == 0) && (!b->n || b->s.mean == 0))
+				continue;	/* nothing waited there */
+			if (!any++) {
+				fputs("<table class=\"sum\"><tr><th class=\"l\">where the processes waited (ms a run)</th><th>", o);
+				esc(o, c->kernels[c->base].label);
+				fputs("</th><th>", o);
+				esc(o, c->kernels[k].label);
+				fputs("</th><th>q</th></tr>\n", o);
+			}
+			fputs("<tr><td class=\"l\">", o);
+			esc(o, G->metric);
+			fputs("</td>", o);
+			if (a->n)
+				fprintf(o, "<td>%.3f</td>", a->s.mean);
+			else
+				fputs("<td>-</td>", o);
+			if (b->n)
+				fprintf(o, "<td>%.3f</td>", b->s.mean);
+			else
+				fputs("<td>-</td>", o);
+			if (isfinite(b->q))
+				fprintf(o, "<td>%.2g</td></tr>\n", b->q);
+			else
+				fputs("<td>-</td></tr>\n", o);
+		}
+		if (any)
+			fputs("</table>\n", o);
+	}
+	fputs("</div>\n", o);
+}
+
+/* A why block under each regression, once per experiment, worst first. */
+static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, size_t n)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < n && shown < 12; i++) {
+		const struct cmp_group *F = &c->groups[ix[i]];
+		int dup = 0;
+		if (cmp_verdict(F, &F->cell[k]) != CMP_WORSE)
+			continue;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = cmp_verdict(&c->groups[ix[j]], &c->groups[ix[j]].cell[k]) == CMP_WORSE &&
+			      why_same_experiment(F, &c->groups[ix[j]]);
+		if (dup)
+			continue;
+		why_html(o, c, F, k);
+		shown++;
+	}
+}
+
 static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix)
 {
 	struct cmp_tally t;
@@ -204,9 +315,10 @@ static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 		fprintf(o, ", %zu missing (no ok run of this kernel)", t.missing);
 	fputs(".</p>\n", o);
 	n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
-	if (n)
+	if (n) {
 		summary_rows(o, c, k, ix, n, (size_t)-1);
-	else
+		whys_html(o, c, k, ix, n);
+	} else
 		fputs("<p>No significant change.</p>\n", o);
 	n = cmp_significant(c, mode, CMP_COUNTER, k, ix);
 	if (n) {

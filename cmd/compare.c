@@ -6,7 +6,7 @@
 const char compare_usage[] =
 "usage: bootbench compare RESULTS... [--baseline KERNEL] [--summary | --significant]\n"
 "                         [--csv] [--html FILE] [--fdr Q] [--alpha A]\n"
-"                         [--min-effect PCT] [--noisy PCT]\n"
+"                         [--min-effect PCT] [--noisy PCT] [--why WORKLOAD[@LAYOUT]]\n"
 "\n"
 "RESULTS are results images, devices, console logs or `bootbench collect`\n"
 "output, in any mix; a run that arrives twice (same boot id and sequence\n"
@@ -28,6 +28,11 @@ const char compare_usage[] =
 "system counters (CPU, context switches, paging, reclaim, memory, disk\n"
 "utilisation; per-run means) are compared the same way, as a family of\n"
 "their own, in their own section: they explain the figures.\n"
+"Why: for every experiment in which a figure changed, the kernel functions\n"
+"whose share of the profile samples moved most (runs made with the plan's\n"
+"`profile on` and the kernel booted with profile=2), with Welch's q across\n"
+"runs, and where the workload's processes waited (pressure stall totals and\n"
+"delay accounting), the kernel beside the baseline (docs/why.md).\n"
 "MDC is the minimum detectable change at alpha and 80% power for the runs at\n"
 "hand; n5% the runs per kernel needed to see a 5% change. '~' marks a figure\n"
 "whose CoV exceeds --noisy (default 5%). Measurement modes (wallclock,\n"
@@ -38,6 +43,7 @@ const char compare_usage[] =
 "  --significant  the summary, then only the rows with a significant change\n"
 "  --csv          one CSV row per figure, counter and kernel instead\n"
 "  --html FILE    also write a self-contained HTML report\n"
+"  --why W[@L]    only the why view of workload W (on layout L), every figure\n"
 "  --fdr Q        false discovery rate (default 0.05)\n"
 "  --alpha A      intervals are 1-A (default 0.05: 95%), and the MDC's level\n"
 "exit: 0 compared, 1 no usable records, 100 bad usage.\n";
@@ -79,7 +85,7 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 int compare_main(int argc, char **argv)
 {
 	struct cmp c;
-	const char *html = NULL;
+	const char *html = NULL, *why = NULL;
 	int csv = 0, nsrc = 0, rc = 0;
 	unsigned what = CMP_OUT_SUMMARY | CMP_OUT_TABLE;
 
@@ -101,6 +107,10 @@ int compare_main(int argc, char **argv)
 				die(EXIT_BADINPUT, "bad --fdr \"%s\" (between 0 and 1, e.g. 0.05)", argv[i]);
 		} else if (!strcmp(a, "--html") && i + 1 < argc) {
 			html = argv[++i];
+		} else if (!strcmp(a, "--why") && i + 1 < argc) {
+			why = argv[++i];
+			if (!*why || *why == '@' || strlen(why) > 200)
+				die(EXIT_BADINPUT, "bad --why \"%s\" (WORKLOAD or WORKLOAD@LAYOUT, e.g. forkexec@tmpfs)", why);
 		} else if (!strcmp(a, "--alpha") && i + 1 < argc) {
 			c.alpha = strtod(argv[++i], &end);
 			if (*end || !(c.alpha > 0 && c.alpha < 1))
@@ -125,7 +135,8 @@ int compare_main(int argc, char **argv)
 		for (int i = 1; i < argc; i++) {
 			const char *a = argv[i];
 			if (!strcmp(a, "--baseline") || !strcmp(a, "--html") || !strcmp(a, "--alpha") ||
-			    !strcmp(a, "--fdr") || !strcmp(a, "--min-effect") || !strcmp(a, "--noisy")) {
+			    !strcmp(a, "--fdr") || !strcmp(a, "--min-effect") || !strcmp(a, "--noisy") ||
+			    !strcmp(a, "--why")) {
 				i++;
 				continue;
 			}
@@ -145,7 +156,12 @@ int compare_main(int argc, char **argv)
 	}
 	if (cmp_finish(&c) < 0)
 		return 1;
-	if (csv)
+	if (why) {
+		if (!cmp_print_why(&c, stdout, why)) {
+			warning("no figures of %s in these records", why);
+			rc = 1;
+		}
+	} else if (csv)
 		cmp_print_csv(&c, stdout);
 	else
 		cmp_print_text(&c, stdout, what);
