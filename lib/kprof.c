@@ -45,17 +45,6 @@ static int by_addr(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Anonymous memory that a fork leaves behind; NULL on failure. */
-static void *nofork_alloc(size_t n)
-{
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, n, MADV_DONTFORK);
-	madvise(p, n, MADV_NOHUGEPAGE);
-	return p;
-}
-
 static int hexval(const char *s, size_t n, unsigned long long *v)
 {
 	unsigned long long x = 0;
@@ -79,7 +68,7 @@ static int hexval(const char *s, size_t n, unsigned long long *v)
  * (EFBIG past max). */
 static char *nofork_read(const char *path, size_t max, size_t *len)
 {
-	char *p = nofork_alloc(max);
+	char *p = map_nofork(max);
 	size_t n = 0;
 	int fd, e;
 	if (!p)
@@ -113,7 +102,7 @@ static char *nofork_read(const char *path, size_t max, size_t *len)
 
 int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t errlen)
 {
-	size_t cap = 1, nlen = 0, i = 0, nonzero = 0;
+	size_t cap = 1, nlen = 0, i = 0, nonzero = 0, lines = 0;
 	memset(k, 0, sizeof *k);
 	/* at most one symbol a line: one mapping each for the symbols and the
 	 * names, of which only what is written gets pages */
@@ -121,8 +110,8 @@ int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t 
 		cap += buf[j] == '\n';
 	k->s_bytes = cap * sizeof *k->s;
 	k->names_bytes = len + 1;
-	k->s = nofork_alloc(k->s_bytes);
-	k->names = nofork_alloc(k->names_bytes);
+	k->s = map_nofork(k->s_bytes);
+	k->names = map_nofork(k->names_bytes);
 	if (!k->s || !k->names) {
 		ksyms_free(k);
 		return fail(err, errlen, "cannot map memory for kallsyms");
@@ -145,8 +134,9 @@ int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t 
 		if (sp2)
 			continue;	/* a module's symbol: outside the kernel's text counters */
 		namelen = (size_t)(l + ll - name);
-		if (!namelen || namelen > 255)
+		if (!namelen || namelen > 511)	/* KSYM_NAME_LEN is 512 since 6.1 */
 			continue;
+		lines++;
 		if (addr)
 			nonzero++;
 		if (namelen == 6 && !memcmp(name, "_stext", 6))
@@ -163,6 +153,10 @@ int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t 
 	}
 	for (size_t j = 0; j < k->n; j++)
 		k->s[j].name = k->names + (uintptr_t)k->s[j].name;
+	if (!lines) {
+		ksyms_free(k);
+		return fail(err, errlen, "no symbol lines (\"ADDRESS TYPE NAME\") in kallsyms");
+	}
 	if (!nonzero) {
 		ksyms_free(k);
 		return fail(err, errlen, "every kallsyms address is 0 (kernel.kptr_restrict hides them)");
@@ -288,6 +282,8 @@ void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned
 	jw_int(w, "step_bytes", step);
 	if (hz)
 		jw_int(w, "tick_hz", hz);
+	else
+		jw_null(w, "tick_hz");	/* /proc/timer_list did not tell */
 	jw_int(w, "samples", (long long)t->total);
 	jw_int(w, "outside_text", (long long)t->outside);
 	jw_int(w, "other", (long long)t->other);
@@ -367,13 +363,40 @@ static int load_ksyms(struct ksyms *k, char *err, size_t errlen)
 	return rc;
 }
 
+/* The profile= word of the kernel command line, "" when none. profile=N
+ * samples the timer tick; profile=schedule,N, sleep,N and kvm,N count other
+ * events into the same file, which this reader would misname. */
+static void profile_option(char *out, size_t len)
+{
+	size_t n;
+	char *cl = read_file("/proc/cmdline", &n), *p = cl;
+	out[0] = 0;
+	while (p && (p = strstr(p, "profile=")) != NULL) {
+		if (p == cl || p[-1] == ' ') {
+			size_t w = strcspn(p + 8, " \n");
+			snprintf(out, len, "%.*s", (int)(w < 32 ? w : 32), p + 8);
+			break;
+		}
+		p += 8;
+	}
+	free(cl);
+}
+
 int kprof_open(struct kprof_live *l)
 {
 	struct ksyms k;
+	char opt[40];
 	memset(l, 0, sizeof *l);
 	if (access("/proc/profile", R_OK) < 0) {
 		snprintf(l->why, sizeof l->why, "this kernel has no /proc/profile: boot it with profile=2 "
 			 "(scripts/boot-qemu --profile)");
+		return -1;
+	}
+	profile_option(opt, sizeof opt);
+	if (opt[0] && (opt[0] < '0' || opt[0] > '9')) {
+		snprintf(l->why, sizeof l->why, "booted with profile=%s, which counts %s, not CPU time: boot with profile=2",
+			 opt, !strncmp(opt, "schedule", 8) ? "calls to schedule()" : !strncmp(opt, "sleep", 5) ? "sleeps" :
+			 !strncmp(opt, "kvm", 3) ? "KVM exits" : "something else");
 		return -1;
 	}
 	if (load_ksyms(&k, l->why, sizeof l->why) < 0)
@@ -390,40 +413,51 @@ int kprof_reset(struct kprof_live *l)
 	if (!l->ok)
 		return -1;
 	/* any write but one of sizeof(int) bytes (that sets a multiplier) clears */
-	return write_file("/proc/profile", "0\n");
+	l->reset_failed = write_file("/proc/profile", "0\n") < 0;
+	if (l->reset_failed)
+		snprintf(l->reset_err, sizeof l->reset_err, "clearing /proc/profile before the run failed: %s",
+			 strerror(errno));
+	return l->reset_failed ? -1 : 0;
 }
 
-int kprof_read(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen)
+int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
 {
-	size_t len;
-	char *buf;
-	struct kprofile p;
 	if (!l->ok)
 		return fail(err, errlen, l->why);
-	buf = nofork_read("/proc/profile", KPROF_MAX_PROFILE, &len);
-	if (!buf) {
+	if (l->reset_failed)
+		return fail(err, errlen, l->reset_err);
+	if (l->snap)
+		munmap(l->snap, KPROF_MAX_PROFILE);
+	l->snap = nofork_read("/proc/profile", KPROF_MAX_PROFILE, &l->snap_len);
+	if (!l->snap) {
 		snprintf(err, errlen, "/proc/profile: %s", strerror(errno));
 		return -1;
 	}
-	if (kprofile_parse(buf, len, &p, err, errlen) < 0) {
-		munmap(buf, KPROF_MAX_PROFILE);
-		return -1;
-	}
-	{
-		struct ksyms k;
-		if (load_ksyms(&k, err, errlen) < 0) {
-			munmap(buf, KPROF_MAX_PROFILE);
-			return -1;
-		}
-		kprof_top(&p, &k, t);
-		ksyms_free(&k);
-	}
-	*step = p.step;
-	munmap(buf, KPROF_MAX_PROFILE);
 	return 0;
+}
+
+int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen)
+{
+	struct kprofile p;
+	struct ksyms k;
+	int rc = -1;
+	if (!l->snap)
+		return fail(err, errlen, "no profile was copied at the run's end");
+	if (kprofile_parse(l->snap, l->snap_len, &p, err, errlen) == 0 && load_ksyms(&k, err, errlen) == 0) {
+		kprof_top(&p, &k, t);
+		*step = p.step;
+		ksyms_free(&k);
+		rc = 0;
+	}
+	munmap(l->snap, KPROF_MAX_PROFILE);
+	l->snap = NULL;
+	return rc;
 }
 
 void kprof_close(struct kprof_live *l)
 {
+	if (l->snap)
+		munmap(l->snap, KPROF_MAX_PROFILE);
+	l->snap = NULL;
 	l->ok = 0;
 }

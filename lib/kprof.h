@@ -14,8 +14,10 @@
 
 #include "json.h"
 
-/* Functions a run record keeps (the rest are summed as "other"). */
-#define KPROF_TOP 40
+/* Functions a run record keeps, largest first; the rest are summed as
+ * "other". A fork/exec loop samples about 100, so a run's list is
+ * normally complete, and compare can say a function was never sampled. */
+#define KPROF_TOP 256
 /* Bounds on what is read from /proc (a kernel is ~14 MB of text, kallsyms
  * ~10 MB): a bigger file is refused rather than half-read. */
 #define KPROF_MAX_KALLSYMS (128u << 20)
@@ -75,8 +77,9 @@ struct kprof_top {
  * by name, so equal profiles print alike). */
 void kprof_top(const struct kprofile *p, const struct ksyms *k, struct kprof_top *t);
 
-/* "profile" member of a run record: source, step, the tick rate, totals,
- * and the functions with their samples and share of all samples. */
+/* "profile" member of a run record: source, step, the tick rate (null when
+ * unknown), totals, and the functions with their samples and share of all
+ * samples. */
 void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned hz);
 
 /* Live side (the appliance). kprof_open checks that there is a profile and
@@ -84,14 +87,21 @@ void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned
  * profile (no /proc/profile: the kernel was booted without profile=N). */
 struct kprof_live {
 	size_t nsyms;		/* text symbols kallsyms had at kprof_open */
+	char *snap;		/* the counters kprof_snapshot read, until kprof_resolve */
+	size_t snap_len;
+	int reset_failed;	/* the last kprof_reset did not clear: the next profile would hold older runs */
+	char reset_err[120];
 	unsigned hz;		/* the timer tick rate, estimated from /proc/timer_list, 0 unknown */
 	int ok;
 	char why[200];		/* when !ok */
 };
 int kprof_open(struct kprof_live *l);
 int kprof_reset(struct kprof_live *l);	/* clear the counters */
-/* Read and resolve: 0, or -1 with a reason in err. */
-int kprof_read(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
+/* Copy the counters as they are (at a run's end, before anything else is
+ * read), then resolve them against kallsyms (later: loading kallsyms is
+ * kernel work the copy no longer sees). Both: 0, or -1 with a reason. */
+int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen);
+int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
 void kprof_close(struct kprof_live *l);
 
 #endif

@@ -4,7 +4,7 @@
  * The taskstats records are read with the kernel's ABI written out here
  * (offsets of struct taskstats, the genetlink constants) rather than
  * <linux/taskstats.h>: the appliance is built with musl, which carries no
- * kernel headers. tests/unit/stalls.c checks every offset against the host's
+ * kernel headers. tests/unit/why.c checks every offset against the host's
  * header. The struct only grows at its end, so a newer kernel's longer
  * record is read by its prefix and an older one's missing fields are said
  * to be missing.
@@ -219,36 +219,61 @@ int ts_parse(struct ts_listener *l, const void *buf, size_t len)
 	return added;
 }
 
+static const struct ts_listener *sort_l;
+
+static int by_ppid(const void *a, const void *b)
+{
+	const struct ts_exit *x = &sort_l->e[*(const size_t *)a], *y = &sort_l->e[*(const size_t *)b];
+	return x->ppid < y->ppid ? -1 : x->ppid > y->ppid;
+}
+
+/* The records whose ppid is pid: a range of ix (sorted by ppid). */
+static size_t first_child(const struct ts_listener *l, const size_t *ix, uint32_t pid)
+{
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->e[ix[mid]].ppid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void ts_sum(const struct ts_listener *l, uint32_t parent, struct ts_exit *sum, size_t *nproc)
 {
-	/* pids are at most 2^22 (PID_MAX_LIMIT): one bit each */
-	enum { PID_BITS = 1u << 22 };
-	unsigned char *in = xcalloc(PID_BITS / 8, 1), *used = xcalloc(l->n + 1, 1);
-	size_t n = 0;
-	int grew = 1;
-	memset(sum, 0, sizeof *sum);
 	/* A process's record can come before its parent's (the parent exits
-	 * later), so the descendants are found by closure, not in one pass. */
-	while (grew) {
-		grew = 0;
-		for (size_t i = 0; i < l->n; i++) {
-			const struct ts_exit *e = &l->e[i];
-			if (used[i] || e->pid >= PID_BITS || e->ppid >= PID_BITS)
+	 * later), so the tree is walked from the parent down, breadth first,
+	 * over the records sorted by ppid: O(n log n) however deep it is. A
+	 * record is taken once (used[]), so a pid that was reused, or a loop
+	 * in hostile input, cannot count twice or spin. */
+	size_t *ix = xcalloc(l->n + 1, sizeof *ix), *queue = xcalloc(l->n + 1, sizeof *queue), qh = 0, qt = 0, n = 0;
+	unsigned char *used = xcalloc(l->n + 1, 1);
+	memset(sum, 0, sizeof *sum);
+	for (size_t i = 0; i < l->n; i++)
+		ix[i] = i;
+	sort_l = l;
+	qsort(ix, l->n, sizeof *ix, by_ppid);
+	for (uint32_t pid = parent;; pid = l->e[queue[qh++]].pid) {
+		for (size_t j = first_child(l, ix, pid); j < l->n && l->e[ix[j]].ppid == pid; j++) {
+			const struct ts_exit *e = &l->e[ix[j]];
+			if (used[ix[j]])
 				continue;
-			if (e->ppid == parent || (in[e->ppid / 8] & (1u << (e->ppid % 8)))) {
-				used[i] = 1;
-				in[e->pid / 8] |= (unsigned char)(1u << (e->pid % 8));
-				grew = 1;
-				n++;
-				for (int d = 0; d < DL_N; d++) {
-					sum->have[d] |= e->have[d];
-					sum->count[d] += e->count[d];
-					sum->delay_ns[d] += e->delay_ns[d];
-				}
+			used[ix[j]] = 1;
+			queue[qt++] = ix[j];
+			n++;
+			for (int d = 0; d < DL_N; d++) {
+				sum->have[d] |= e->have[d];
+				sum->count[d] += e->count[d];
+				sum->delay_ns[d] += e->delay_ns[d];
 			}
 		}
+		if (qh == qt)
+			break;
 	}
-	free(in);
+	free(ix);
+	free(queue);
 	free(used);
 	*nproc = n;
 }
@@ -263,7 +288,7 @@ void ts_json(struct jw *w, const struct ts_listener *l, const struct ts_exit *su
 		return;
 	}
 	jw_str(w, "source", "taskstats exit records (delay accounting), summed over the workload's processes");
-	jw_int(w, "processes", (long long)nproc);
+	jw_int(w, "tasks", (long long)nproc);	/* processes and their threads: one exit record each */
 	if (l->version)
 		jw_int(w, "taskstats_version", l->version);
 	for (int d = 0; d < DL_N; d++) {
@@ -276,7 +301,7 @@ void ts_json(struct jw *w, const struct ts_listener *l, const struct ts_exit *su
 	}
 	if (l->lost || l->over || l->bad) {
 		jw_obj(w, "incomplete");
-		jw_int(w, "lost_by_the_kernel", (long long)l->lost);
+		jw_int(w, "overflows", (long long)l->lost);	/* times the socket overflowed: each lost one record or more */
 		jw_int(w, "past_the_bound", (long long)l->over);
 		jw_int(w, "unreadable", (long long)l->bad);
 		jw_obj_end(w);
@@ -404,14 +429,11 @@ int ts_open(struct ts_listener *l)
 	 * heap: a workload forked from PID 1 inherits the heap and copies its
 	 * page tables on each of its own forks (fork/exec measured +2% for
 	 * a few hundred KiB of it). Reserved whole, touched as filled. */
-	l->e = mmap(NULL, TS_MAX_EXITS * sizeof *l->e, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		    -1, 0);
-	if (l->e == MAP_FAILED) {
-		l->e = NULL;
+	l->e = map_nofork(TS_MAX_EXITS * sizeof *l->e);
+	if (!l->e) {
 		snprintf(l->why, sizeof l->why, "cannot map memory for the exit records: %s", strerror(errno));
 		goto fail;
 	}
-	madvise(l->e, TS_MAX_EXITS * sizeof *l->e, MADV_DONTFORK);
 	l->mapped = 1;
 	l->cap = TS_MAX_EXITS;
 	return 0;
@@ -427,7 +449,9 @@ void ts_drain(struct ts_listener *l)
 	if (l->fd < 0)
 		return;
 	for (;;) {
-		ssize_t n = recv(l->fd, b, sizeof b, MSG_DONTWAIT);
+		struct nl_addr from;
+		socklen_t fl = sizeof from;
+		ssize_t n = recvfrom(l->fd, b, sizeof b, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -439,6 +463,10 @@ void ts_drain(struct ts_listener *l)
 		}
 		if (n == 0)
 			return;
+		if (fl < sizeof from || from.pid != 0) {
+			l->bad++;	/* not from the kernel: another process wrote to us */
+			continue;
+		}
 		ts_parse(l, b, (size_t)n);
 	}
 }

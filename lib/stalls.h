@@ -49,7 +49,7 @@ struct ts_listener {
 	size_t n, cap;
 	int mapped;			/* e is ts_open's mapping of TS_MAX_EXITS records, not malloc's */
 	unsigned long long over;	/* records past TS_MAX_EXITS */
-	unsigned long long lost;	/* the socket overflowed (ENOBUFS): records the kernel dropped */
+	unsigned long long lost;	/* times the socket overflowed (ENOBUFS): each dropped one record or more */
 	unsigned long long bad;		/* messages that did not parse */
 	unsigned version;		/* TASKSTATS_VERSION of the kernel's records */
 	char why[200];			/* when fd < 0 */
@@ -59,11 +59,12 @@ struct ts_listener {
  * family; exit records are appended to l. Returns the records added, -1 when
  * the bytes are malformed (counted in l->bad). */
 int ts_parse(struct ts_listener *l, const void *buf, size_t len);
-/* Sum the records of every process descending from a task whose parent was
- * `parent` (the watchdog: its workload child, and what reparented to it);
- * *nproc gets how many were summed. */
+/* Sum the records of every task descending from `parent` (the watchdog:
+ * its workload child, its threads, and what reparented to the watchdog);
+ * *nproc gets how many records were summed (tasks: processes and threads). */
 void ts_sum(const struct ts_listener *l, uint32_t parent, struct ts_exit *sum, size_t *nproc);
-/* "delays": {processes, source, cpu:{total_ns,count}, ...} plus what was lost. */
+/* "delays": {tasks, source, cpu:{delay_ns,count}, ...} plus "incomplete"
+ * when records were lost, past the bound or unreadable. */
 void ts_json(struct jw *w, const struct ts_listener *l, const struct ts_exit *sum, size_t nproc, int enabled);
 
 /* Live side. ts_open registers for every possible CPU's exit records (it

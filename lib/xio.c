@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "defaults.h"
@@ -195,6 +196,15 @@ char *xstrndup(const char *s, size_t n)
 	char *p = xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = 0;
+	return p;
+}
+
+void *map_nofork(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, n ? n : 1, MADV_DONTFORK);
 	return p;
 }
 

@@ -32,6 +32,12 @@ char *xstrndup(const char *s, size_t n);
 int in_choices(const char *v, const char *choices);
 /* s is 1..max characters, each an ASCII letter, a digit or one of extra */
 int name_ok(const char *s, size_t max, const char *extra);
+/* n bytes of zeroed anonymous memory that a fork leaves behind
+ * (MADV_DONTFORK), reserved and touched only as used; NULL on failure.
+ * For what PID 1 holds while a workload runs: the workload is forked from
+ * PID 1 and would inherit its heap, and copy those page tables again on
+ * each of its own forks. Free with munmap(p, n). */
+void *map_nofork(size_t n);
 /* asprintf that dies on failure. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -270,31 +272,88 @@ static void j_profile(struct jw *w, void *a)
 	jw_obj_end(w);
 }
 
-/* Right after the workload's process is reaped: the profile first (what
- * follows would be in it), then pressure, then the exit records. */
-static void why_collect(struct run_outcome *o)
+/* Is a task of process group pgid still running (not a zombie, whose
+ * exit record is sent already)? */
+static int group_running(pid_t pgid)
 {
-	struct why_after *x = xcalloc(1, sizeof *x);
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+	while (d && !found && (e = readdir(d)) != NULL) {
+		char path[64], *text, *rp;
+		size_t len;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+		text = read_file(path, &len);
+		/* "pid (comm) S ppid pgrp ...": comm may hold anything, so from the last ')' */
+		rp = text ? strrchr(text, ')') : NULL;
+		if (rp) {
+			char state;
+			long ppid, pgrp;
+			if (sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == pgid && state != 'Z' &&
+			    state != 'X')
+				found = 1;
+		}
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* At the run's end, as soon as its process is reaped and before anything
+ * else is read: the profile's counters copied, and pressure. (The last
+ * counters sample follows, then the kill of what is left of the group.) */
+static struct why_after *why_stop(void)
+{
+	/* not PID 1's heap (kprof.h): a later run's workload would inherit it */
+	struct why_after *x = map_nofork(sizeof *x);
+	if (!x)
+		return NULL;
 	if (why.on)
-		x->prof_rc = kprof_read(&why.kp, &x->top, &x->step, x->err, sizeof x->err);
+		x->prof_rc = kprof_snapshot(&why.kp, x->err, sizeof x->err);
 	psi_sample(&x->after);
+	return x;
+}
+
+/* Then the slow part, outside the run's counters: the profile resolved,
+ * the exit records read and summed. */
+static void why_collect(struct run_outcome *o, struct why_after *x, int leftovers)
+{
+	if (!x) {
+		run_outcome_warn(o, "no memory for the pressure, profile and delays of this run");
+		return;
+	}
 	o->pressure = member_text(j_pressure, x);
 	if (why.on) {
+		if (x->prof_rc == 0)
+			x->prof_rc = kprof_resolve(&why.kp, &x->top, &x->step, x->err, sizeof x->err);
 		o->profile = member_text(j_profile, x);
 		ts_drain(&why.ts);
 		ts_sum(&why.ts, (uint32_t)getpid(), &x->sum, &x->nproc);
 		o->delays = member_text(j_delays, x);
 		if (why.ts.lost)
-			run_outcome_warn(o, "the kernel dropped taskstats exit records (socket full): the delays are short");
+			run_outcome_warn(o, "the taskstats socket overflowed %llu times: exit records were lost and the "
+					 "delays are short", why.ts.lost);
+		if (why.ts.over)
+			run_outcome_warn(o, "%llu exit records past the first %d were not kept: the delays are short",
+					 why.ts.over, TS_MAX_EXITS);
+		if (why.ts.bad)
+			run_outcome_warn(o, "%llu taskstats messages were unreadable: the delays may be short", why.ts.bad);
+		if (leftovers)
+			run_outcome_warn(o, "processes of the workload were still running at its end and were killed: "
+					 "their delays are not in the sum");
 	}
-	free(x);
+	munmap(x, sizeof *x);
 }
 
 int run_workload(const struct workload *w, const char *dir, const char *dev,
 		 const struct kvpair *params, size_t nparams, unsigned timeout_s,
 		 unsigned monitor_ms, struct run_outcome *o)
 {
-	int pfd[2], st = 0, done = 0;
+	int pfd[2], st = 0, done = 0, leftovers;
+	struct why_after *wx;
 	unsigned long long rep_dropped = 0;
 	struct sbuf rep = {0};
 	double deadline, next_sample;
@@ -388,21 +447,24 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
-			why_collect(o);
+			wx = why_stop();
 			snprintf(o->status, sizeof o->status, "timeout");
 			snprintf(o->reason, sizeof o->reason, "still running after the %u s timeout: killed", timeout_s);
 			o->duration_s = mono_now() - o->start;
 			ctr_tick(&o->mon, mono_now());
+			why_collect(o, wx, 1);
 			sb_free(&rep);
 			return 0;
 		}
 		usleep(5000);
 	}
 	o->duration_s = mono_now() - o->start;
-	why_collect(o);
+	wx = why_stop();
 	ctr_tick(&o->mon, mono_now());
 	/* the workload's own children, if any escaped, die with its group */
+	leftovers = why.on && group_running(pid);
 	kill(-pid, SIGKILL);
+	why_collect(o, wx, leftovers);
 	if (WIFSIGNALED(st)) {
 		snprintf(o->status, sizeof o->status, "crashed");
 		snprintf(o->reason, sizeof o->reason, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));

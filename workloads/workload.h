@@ -91,9 +91,10 @@ struct run_outcome {
 	char *delays;		/* delay accounting summed over the workload's processes: with profile on */
 };
 
-/* The "why" instruments for the runs that follow: with profile on, load
- * kallsyms, open the taskstats listener and turn delay accounting on; say on
- * the console what is missing. run_why_end undoes it (delay accounting back
+/* The "why" instruments for the runs that follow: with profile on, check
+ * the kernel profile (kallsyms is loaded after each run, not held), open
+ * the taskstats listener and turn delay accounting on; say on the console
+ * what is missing. run_why_end undoes it (delay accounting back
  * as it was). Without run_why_begin a run records pressure only. */
 void run_why_begin(int profile);
 void run_why_end(void);

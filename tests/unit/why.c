@@ -87,11 +87,34 @@ static size_t exit_msg(unsigned char *b, uint16_t family, uint32_t pid, uint32_t
 	return o;
 }
 
+/* one exit record, as ts_parse keeps it */
+static void keep_for_test(struct ts_listener *l, const unsigned char *st, size_t len)
+{
+	/* through the parser, so the record is read as the kernel's would be */
+	{
+		unsigned char nest[600], m[700];
+		size_t o = 20, k;
+		uint32_t pid, mlen;
+		uint16_t fam = 27;
+		memcpy(&pid, st + 128, 4);
+		k = attr(nest, 1, &pid, 4);
+		k += attr(nest + k, 3, st, len);
+		o += attr(m + o, 4, nest, k);
+		mlen = (uint32_t)o;
+		memset(m + 4, 0, 16);
+		memcpy(m, &mlen, 4);
+		memcpy(m + 4, &fam, 2);
+		m[16] = 2;
+		l->family = 27;
+		ts_parse(l, m, o);
+	}
+}
+
 int main(void)
 {
 	struct ksyms k;
 	char err[200];
-	tap_plan(39);
+	tap_plan(41);
 
 	/* ---- kallsyms ---- */
 	ok(ksyms_parse(kallsyms, sizeof kallsyms - 1, &k, err, sizeof err) == 0, "kallsyms parses (%s)", err);
@@ -182,7 +205,11 @@ int main(void)
 	ok(offsetof(struct taskstats, ac_pid) == 128 && offsetof(struct taskstats, ac_ppid) == 132 &&
 	   offsetof(struct taskstats, cpu_delay_total) == 24 && offsetof(struct taskstats, blkio_delay_total) == 40 &&
 	   offsetof(struct taskstats, swapin_delay_total) == 56 && offsetof(struct taskstats, freepages_delay_total) == 320 &&
-	   offsetof(struct taskstats, thrashing_delay_total) == 336 && offsetof(struct taskstats, compact_delay_total) == 360,
+	   offsetof(struct taskstats, thrashing_delay_total) == 336 && offsetof(struct taskstats, compact_delay_total) == 360 &&
+	   offsetof(struct taskstats, cpu_count) == 16 && offsetof(struct taskstats, blkio_count) == 32 &&
+	   offsetof(struct taskstats, swapin_count) == 48 && offsetof(struct taskstats, freepages_count) == 312 &&
+	   offsetof(struct taskstats, thrashing_count) == 328 && offsetof(struct taskstats, compact_count) == 352 &&
+	   offsetof(struct taskstats, version) == 0,
 	   "the ABI offsets in lib/stalls.c match this host's <linux/taskstats.h>");
 	{
 		struct ts_listener l;
@@ -200,7 +227,7 @@ int main(void)
 		n += exit_msg(b + n, 27, 13, 11, 0, 480, 1);	/* a newer kernel's longer struct */
 		is_int(ts_parse(&l, b, n), 4, "four exit records (the thread group aggregate is not one)");
 		ts_sum(&l, 10, &sum, &np);
-		is_int(np, 3, "three processes descend from the runner's child, found out of order");
+		is_int(np, 3, "three tasks descend from the runner: its child and two grandchildren, found out of order");
 		is_int(sum.delay_ns[DL_BLKIO], 500, "block I/O delay summed over them, not the stranger's");
 		is_int(sum.count[DL_CPU], 9, "cpu delay counts summed");
 		is_int(sum.delay_ns[DL_COMPACT], 210, "compaction delay read from the 416-byte and 480-byte structs");
@@ -230,10 +257,33 @@ int main(void)
 			jw_obj(&w, NULL);
 			ts_json(&w, &l, &sum, 3, 1);
 			jw_obj_end(&w);
-			ok(strstr(w.sb.s, "\"blkio\":{\"delay_ns\":500,\"count\":1}") && strstr(w.sb.s, "\"lost_by_the_kernel\":2"),
+			ok(strstr(w.sb.s, "\"blkio\":{\"delay_ns\":500,\"count\":1}") && strstr(w.sb.s, "\"overflows\":2"),
 			   "delays in ns with counts; what the kernel dropped is said");
 			sb_free(&w.sb);
 		}
+		free(l.e);
+	}
+	{
+		/* a chain 20000 deep, leaf first (each exits before its parent),
+		 * and a loop in hostile input (7 is 8's parent and 8 is 7's) */
+		struct ts_listener l;
+		struct ts_exit sum;
+		size_t np;
+		unsigned char st[416];
+		memset(&l, 0, sizeof l);
+		for (uint32_t p = 20000 + 100; p >= 100; p--) {
+			put_stats(st, sizeof st, p + 1, p, 1);
+			if (p == 100)
+				put_stats(st, sizeof st, 101, 10, 1);
+			keep_for_test(&l, st, sizeof st);
+		}
+		put_stats(st, sizeof st, 7, 8, 5);
+		keep_for_test(&l, st, sizeof st);
+		put_stats(st, sizeof st, 8, 7, 5);
+		keep_for_test(&l, st, sizeof st);
+		ts_sum(&l, 10, &sum, &np);
+		is_int(np, 20001, "a chain 20000 deep is summed whole, leaf first");
+		is_int(sum.delay_ns[DL_BLKIO], 20001, "... each task once, the loop of strangers not at all");
 		free(l.e);
 	}
 
