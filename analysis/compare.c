@@ -51,11 +51,24 @@ void kernel_label(const char *release, const char *version, char *out, size_t le
 /* What a record says is shown on a terminal and in CSV: control bytes
  * (an escape sequence, a carriage return) become '?'. The keys keep the
  * bytes as they were (runid quotes them), so nothing pools. */
+/* What a terminal would act on becomes '?': C0 controls and DEL, the C1
+ * controls in UTF-8 (C2 80..9F: U+009B is an escape-sequence introducer),
+ * and the bidirectional overrides and isolates (U+202A..202E, U+2066..2069),
+ * which reorder what a reader sees. */
 static void clean(char *s)
 {
-	for (unsigned char *c = (unsigned char *)s; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
+	for (unsigned char *c = (unsigned char *)s; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
 			*c = '?';
+		} else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			c[0] = c[1] = '?';
+			c++;
+		} else if (c[0] == 0xe2 && ((c[1] == 0x80 && c[2] >= 0xaa && c[2] <= 0xae) ||
+					    (c[1] == 0x81 && c[2] >= 0xa6 && c[2] <= 0xa9))) {
+			c[0] = c[1] = c[2] = '?';
+			c += 2;
+		}
+	}
 }
 
 static char *clean_dup(const char *s)
@@ -110,8 +123,33 @@ static const char *add_mode(struct cmp *c, const char *mode)
 	return c->modes[c->nmodes++];
 }
 
-static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
-				  const char *lname, const char *metric, const char *unit, const char *better)
+/* The experiment (mode, workload, parameters, layout, tunables: the group
+ * key without the metric) of a run, by index, made when new. Keyed on the
+ * raw strings as the groups are, so two experiments that print alike stay two. */
+static size_t exp_of(struct cmp *c, const char *mode, const char *wl, const struct run_id *id)
+{
+	struct sbuf key = {0};
+	const char *parts[] = { mode, wl, id->params.s, id->layout.s, id->tunables.s };
+	size_t e;
+	for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+		sb_printf(&key, "|%zu:%s", strlen(parts[p]), parts[p]);
+	e = strmap_get(&c->exp_ix, key.s);
+	if (e == (size_t)-1) {
+		e = c->nexps;
+		strmap_put(&c->exp_ix, key.s, e);
+		if (c->nexps == c->ecap) {
+			c->ecap = c->ecap ? c->ecap * 2 : 64;
+			c->exps = xrealloc(c->exps, c->ecap * sizeof *c->exps);
+		}
+		memset(&c->exps[c->nexps++], 0, sizeof *c->exps);
+	}
+	sb_free(&key);
+	return e;
+}
+
+/* The group of those keys: found, else made when make, else NULL. */
+static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
+				    const char *lname, const char *metric, const char *unit, const char *better, int make)
 {
 	struct sbuf key = { 0 };
 	size_t i;
@@ -121,9 +159,9 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 	for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
 		sb_printf(&key, "|%zu:%s", strlen(parts[p]), parts[p]);
 	i = strmap_get(&c->group_ix, key.s);
-	if (i != (size_t)-1) {
+	if (i != (size_t)-1 || !make) {
 		sb_free(&key);
-		return &c->groups[i];
+		return i != (size_t)-1 ? &c->groups[i] : NULL;
 	}
 	if (c->ngroups == c->gcap) {
 		c->gcap = c->gcap ? c->gcap * 2 : 64;
@@ -133,6 +171,7 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 	sb_free(&key);
 	struct cmp_group *g = &c->groups[c->ngroups++];
 	memset(g, 0, sizeof *g);
+	g->xid = exp_of(c, mode, wl, id);
 	g->kind = kind;
 	g->mode = clean_dup(mode);
 	g->workload = clean_dup(wl);
@@ -144,6 +183,18 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 	g->unit = clean_dup(unit);
 	g->better = clean_dup(better);
 	return g;
+}
+
+static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
+				  const char *lname, const char *metric, const char *unit, const char *better)
+{
+	return group_find(c, kind, mode, wl, id, lname, metric, unit, better, 1);
+}
+
+static int profile_group_exists(struct cmp *c, const char *mode, const char *wl, const struct run_id *id,
+				const char *lname, const char *name)
+{
+	return group_find(c, CMP_PROFILE, mode, wl, id, lname, name, "%", "", 0) != NULL;
 }
 
 static void grow_cells(struct cmp_group *g, size_t n)
@@ -176,6 +227,27 @@ static void cell_add(struct cmp_group *g, size_t k, double v, const char *inforc
 		cell->inforce = xstrdup("*");
 	}
 	}
+}
+
+/* m more samples, each v, in one step (Chan et al.'s merge of a run of
+ * equal values): the zeros of a profile's absent functions cost O(1). */
+static void cell_add_n(struct cmp_group *g, size_t k, double v, size_t m)
+{
+	struct cmp_cell *x;
+	double d, n;
+	if (!m)
+		return;
+	grow_cells(g, k + 1);
+	x = &g->cell[k];
+	if (!x->n || v < x->min)
+		x->min = v;
+	if (!x->n || v > x->max)
+		x->max = v;
+	n = (double)x->n + (double)m;
+	d = v - x->mean;
+	x->mean += d * (double)m / n;
+	x->m2 += d * d * (double)x->n * (double)m / n;
+	x->n += m;
 }
 
 static void add_boot(struct cmp *c, const char *id, const struct jv *d)
@@ -246,8 +318,8 @@ static void add_counters(struct cmp *c, const struct cmp_boot *b, int k, const c
 static void add_value(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
 		      const char *lname, const char *name, const char *unit, double v)
 {
-	if (!isfinite(v))
-		return;
+	if (!isfinite(v) || v < 0 || v > 1e12)
+		return;	/* a stall is a time, at most a few days in ms */
 	cell_add(group_of(c, CMP_COUNTER, b->mode, wl, id, lname, name, unit, ""), k, v, id->inforce.s);
 }
 
@@ -293,36 +365,45 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 			const char *lname, const struct jv *pf)
 {
 	const struct jv *fs = json_get(pf, "functions");
-	double total = json_get_num(pf, "samples", 0);
-	struct sbuf key = {0};
-	size_t e;
-	if (!fs || fs->t != J_ARR || !isfinite(total) || total <= 0)
+	double total = json_get_num(pf, "samples", 0), sum = 0;
+	struct strmap once = {0};	/* a name listed twice in one run counts once */
+	struct cmp_exp *e;
+	size_t x;
+	if (!fs || fs->t != J_ARR || !isfinite(total) || total <= 0 || total > 1e15)
 		return;
-	{
-		const char *parts[] = { b->mode, wl, id->params.s, id->layout.s, id->tunables.s };
-		for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
-			sb_printf(&key, "|%zu:%s", strlen(parts[p]), parts[p]);
+	for (size_t i = 0; i < fs->n && i < CMP_PROFILE_FUNCS; i++)
+		sum += json_get_num(fs->items[i], "share", 0);
+	if (!(sum <= 1.0001)) {
+		c->bad_profiles++;	/* shares of more than all the samples */
+		return;
 	}
-	e = strmap_get(&c->exp_ix, key.s);
-	if (e == (size_t)-1) {
-		e = c->nexps;
-		strmap_put(&c->exp_ix, key.s, e);
-		c->exps = xrealloc(c->exps, (c->nexps + 1) * sizeof *c->exps);
-		memset(&c->exps[c->nexps++], 0, sizeof *c->exps);
-	}
-	sb_free(&key);
-	c->exps[e].runs[k]++;
-	c->exps[e].samples[k] += total;
+	x = exp_of(c, b->mode, wl, id);
+	e = &c->exps[x];
+	e->runs[k]++;
+	e->samples[k] += total;
+	if (json_get_num(pf, "other", 0) > 0 || fs->n > CMP_PROFILE_FUNCS)
+		e->cut[k]++;
 	for (size_t i = 0; i < fs->n && i < CMP_PROFILE_FUNCS; i++) {
 		const char *name = json_get_str(fs->items[i], "name");
 		double share = json_get_num(fs->items[i], "share", NAN);
+		size_t before = c->ngroups;
 		struct cmp_group *g;
 		if (!name || !*name || !isfinite(share) || share < 0 || share > 1)
 			continue;
+		if (strmap_get(&once, name) != (size_t)-1)
+			continue;
+		strmap_put(&once, name, 0);
+		if (c->exps[x].functions >= CMP_EXP_FUNCS && !profile_group_exists(c, b->mode, wl, id, lname, name)) {
+			c->exps[x].cut[k]++;	/* past the bound: as if the list were cut here */
+			c->dropped_functions++;
+			continue;
+		}
 		g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, name, "%", "");
-		g->exp = e + 1;
+		if (c->ngroups > before)
+			c->exps[x].functions++;
 		cell_add(g, k, share * 100, id->inforce.s);
 	}
+	strmap_free(&once);
 }
 
 void cmp_add_record(struct cmp *c, const struct jv *rec)
@@ -660,40 +741,26 @@ static void inforce_diffs(struct cmp *c)
 
 /* ---- statistics ---- */
 
-struct pq {
-	double p;
-	size_t g;
-};
-
-static int by_p(const void *a, const void *b)
-{
-	const struct pq *x = a, *y = b;
-	return x->p < y->p ? -1 : x->p > y->p;
-}
-
-/* Benjamini-Hochberg over the finite p of cell k in the groups of one mode
- * and kind: q_(i) = min over j >= i of m p_(j) / j, at most 1. */
+/* One family: the cells k of the groups of one mode and kind. */
 static void bh_family(struct cmp *c, const char *mode, int kind, size_t k)
 {
-	struct pq *v = xcalloc(c->ngroups + 1, sizeof *v);
-	size_t m = 0;
-	double run = 1;
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *G = &c->groups[g];
-		if (G->kind == kind && !strcmp(G->mode, mode) && isfinite(G->cell[k].p))
-			v[m++] = (struct pq){ G->cell[k].p, g };
+	size_t *g = xcalloc(c->ngroups + 1, sizeof *g), m = 0;
+	double *p = xcalloc(c->ngroups + 1, sizeof *p), *q = xcalloc(c->ngroups + 1, sizeof *q);
+	for (size_t i = 0; i < c->ngroups; i++) {
+		const struct cmp_group *G = &c->groups[i];
+		if (G->kind == kind && !strcmp(G->mode, mode) && isfinite(G->cell[k].p)) {
+			g[m] = i;
+			p[m++] = G->cell[k].p;
+		}
 	}
-	qsort(v, m, sizeof *v, by_p);
-	for (size_t i = m; i-- > 0;) {
-		double q = v[i].p * m / (i + 1);
-		if (q < run)
-			run = q;
-		c->groups[v[i].g].cell[k].q = run;
-	}
-	free(v);
+	bh_adjust(p, q, m);
+	for (size_t i = 0; i < m; i++)
+		c->groups[g[i]].cell[k].q = q[i];
+	free(g);
+	free(p);
+	free(q);
 }
 
-/* sample_stats from a cell's running sums (stats_describe's conventions). */
 static void cell_stats(struct cmp_cell *x)
 {
 	struct sample_stats *st = &x->s;
@@ -774,11 +841,29 @@ int cmp_finish(struct cmp *c)
 	/* a profiled run that did not list a function gave it a share of 0 */
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
-		if (G->kind != CMP_PROFILE || !G->exp)
+		if (G->kind != CMP_PROFILE)
 			continue;
-		for (size_t k = 0; k < c->nkernels; k++)
-			for (size_t n = G->cell[k].n; n < c->exps[G->exp - 1].runs[k]; n++)
-				cell_add(G, k, 0, G->cell[k].inforce ? G->cell[k].inforce : "");
+		for (size_t k = 0; k < c->nkernels; k++) {
+			size_t runs = c->exps[G->xid].runs[k];
+			G->cell[k].listed = G->cell[k].n;
+			if (runs > G->cell[k].n)
+				cell_add_n(G, k, 0, runs - G->cell[k].n);
+		}
+	}
+	/* each experiment's groups, for the why view: xg[xoff[x] .. xoff[x+1]) */
+	c->xoff = xcalloc(c->nexps + 2, sizeof *c->xoff);
+	c->xg = xcalloc(c->ngroups + 1, sizeof *c->xg);
+	for (size_t g = 0; g < c->ngroups; g++)
+		c->xoff[c->groups[g].xid + 1]++;
+	for (size_t x = 0; x < c->nexps; x++)
+		c->xoff[x + 1] += c->xoff[x];
+	{
+		size_t *fill = xcalloc(c->nexps + 1, sizeof *fill);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			size_t x = c->groups[g].xid;
+			c->xg[c->xoff[x] + fill[x]++] = g;
+		}
+		free(fill);
 	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
@@ -949,5 +1034,7 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->seen_s);
 	strmap_free(&c->exp_ix);
 	free(c->exps);
+	free(c->xoff);
+	free(c->xg);
 	u64set_free(&c->seen);
 }

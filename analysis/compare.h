@@ -28,7 +28,7 @@ enum { ST_OK, ST_FAILED, ST_TIMEOUT, ST_CRASHED, ST_SKIPPED, ST_N };
 enum { CMP_FIGURE, CMP_COUNTER, CMP_PROFILE };
 /* Functions of one run's profile that compare reads (a hostile record can
  * list more; ours keep KPROF_TOP). */
-#define CMP_PROFILE_FUNCS 64
+#define CMP_PROFILE_FUNCS 256
 
 struct cmp_boot {
 	char id[33];
@@ -57,6 +57,7 @@ struct cmp_cell {
 	double p, q, change, lo, hi;
 	int significant, noisy, worse;	/* worse/better only for a figure with a direction */
 	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed: not tested) */
+	size_t listed;		/* CMP_PROFILE: runs whose list named the function (the rest count 0) */
 };
 
 struct cmp_group {
@@ -68,13 +69,19 @@ struct cmp_group {
 	size_t ncell;
 	double mdc;		/* fraction of the baseline mean */
 	size_t n5;		/* runs per kernel to detect 5% */
-	size_t exp;		/* CMP_PROFILE: 1 + index into cmp.exps */
+	size_t xid;		/* its experiment: index into cmp.exps */
 };
 
-/* An experiment's profiled runs per kernel, so that a function missing from
- * a run's profile counts as a share of 0 there. */
+/* An experiment (mode, workload, parameters, layout, tunables) and its
+ * profiled runs per kernel, so that a function missing from a run's profile
+ * counts as a share of 0 there. Functions past CMP_EXP_FUNCS in one
+ * experiment (hostile input: random names) are not kept, and the lists
+ * they came in count as cut. */
+#define CMP_EXP_FUNCS 4096
 struct cmp_exp {
+	size_t functions;			/* its CMP_PROFILE groups (at most CMP_EXP_FUNCS) */
 	unsigned runs[CMP_MAX_KERNELS];
+	unsigned cut[CMP_MAX_KERNELS];		/* runs whose list was cut (it had "other" samples) */
 	double samples[CMP_MAX_KERNELS];	/* summed over those runs */
 };
 
@@ -111,7 +118,10 @@ struct cmp {
 	char over_names[256];	/* which kernels those were (the first few) */
 	unsigned traces_of[CMP_MAX_KERNELS];
 	struct cmp_exp *exps;
-	size_t nexps;
+	size_t nexps, ecap;
+	size_t *xoff, *xg;	/* after cmp_finish: the groups of experiment x are xg[xoff[x] .. xoff[x+1]) */
+	unsigned bad_profiles;	/* profiles whose shares sum past 1: not read */
+	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS, not kept */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct u64set seen;	/* (boot index, seq) of every run read */
 };
@@ -136,21 +146,29 @@ void cmp_print_csv(const struct cmp *c, FILE *o);
  * across runs, BH over the experiment's functions), and the stalls side by
  * side. Returns how many experiments it printed. */
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter);
+/* "WORKLOAD@LAYOUT, ..." of the figures compared, at most max (then "..."). */
+void cmp_experiments(const struct cmp *c, struct sbuf *out, size_t max);
 
 /* One function of an experiment's profile, a kernel against the baseline. */
 struct why_fn {
 	const struct cmp_group *G;
 	double a, b;		/* mean share, baseline and kernel, % */
 	double p, q;		/* Welch across runs, BH over the experiment's functions; NAN: untestable */
+	int only;		/* 1: sampled on the kernel only, 2: on the baseline only (every list whole) */
+	int cut;		/* missing from a side's lists that were cut: its share there is unknown */
 };
 /* The profile functions of figure F's experiment, kernel k vs the baseline,
  * largest |b - a| first; returns how many (at most max), with the profiled
  * runs a side in runs_a and runs_b, their mean samples in samples_a and _b. */
 size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, struct why_fn *out, size_t max,
 		     unsigned *runs_a, unsigned *runs_b, double *samples_a, double *samples_b);
-/* Is G a stall counter (pressure_*, delay_*) of F's experiment? */
-int why_is_stall(const struct cmp_group *F, const struct cmp_group *G);
+/* The stall counters (pressure_*, delay_*) of F's experiment that either
+ * kernel (k, the baseline) has runs of, in table order; returns how many
+ * (at most max). */
+size_t why_stalls(const struct cmp *c, const struct cmp_group *F, size_t k, const struct cmp_group **out, size_t max);
 int why_same_experiment(const struct cmp_group *a, const struct cmp_group *b);
+/* Did kernel k's runs of F's experiment carry a profile? */
+int why_profiled(const struct cmp *c, const struct cmp_group *F, size_t k);
 int cmp_write_html(const struct cmp *c, const char *path);
 
 /* Helpers shared by the text and HTML output. */

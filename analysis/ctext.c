@@ -266,7 +266,7 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 			print_table(c, o, c->modes[m], CMP_FIGURE, !!(what & CMP_OUT_SIGNIFICANT));
 			print_table(c, o, c->modes[m], CMP_COUNTER, !!(what & CMP_OUT_SIGNIFICANT));
 		}
-	if (what & CMP_OUT_SUMMARY)
+	if (what & CMP_OUT_TABLE)
 		cmp_print_why(c, o, NULL);
 	fprintf(o, "\nruns per kernel:\n");
 	for (size_t k = 0; k < c->nkernels; k++) {

@@ -193,17 +193,23 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	struct why_fn fn[NF];
 	unsigned ra, rb;
 	double sa, sb, maxv = 1;
-	const int rowh = 26, left = 230, plot = 300, W = left + plot + 120;
+	const int rowh = 26, left = 230, plot = 300, W = left + plot + 220;
 	size_t n = why_functions(c, F, k, fn, NF, &ra, &rb, &sa, &sb);
-	char title[512];
-	cmp_group_title(F, title, sizeof title);
 	fputs("<div class=\"why\"><p class=\"ch\">Why (", o);
 	esc(o, F->workload);
+	if (F->label[0]) {
+		fputs(" [", o);
+		esc(o, F->label);
+		fputs("]", o);
+	}
 	fputs(" on ", o);
 	esc(o, F->layout);
 	fputs("): ", o);
 	if (!n) {
-		fputs("no kernel profile on both sides here (plan <code>profile on</code>, kernel booted with profile=2).</p>", o);
+		if (why_profiled(c, F, c->base) || why_profiled(c, F, k))
+			fputs("only one of the two kernels was profiled here: nothing to set beside it.</p>", o);
+		else
+			fputs("no kernel profile on either side (plan <code>profile on</code>, kernel booted with profile=2).</p>", o);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			maxv = fmax(maxv, fmax(fn[i].a, fn[i].b));
@@ -239,13 +245,11 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	}
 	{
 		int any = 0;
-		for (size_t g = 0; g < c->ngroups; g++) {
-			const struct cmp_group *G = &c->groups[g];
-			const struct cmp_cell *a, *b;
-			if (!why_is_stall(F, G) || G->ncell <= k)
-				continue;
-			a = &G->cell[c->base];
-			b = &G->cell[k];
+		const struct cmp_group *sg[16];
+		size_t ns = why_stalls(c, F, k, sg, 16);
+		for (size_t i = 0; i < ns; i++) {
+			const struct cmp_group *G = sg[i];
+			const struct cmp_cell *a = &G->cell[c->base], *b = &G->cell[k];
 			if ((!a->n || a->s.mean == 0) && (!b->n || b->s.mean == 0))
 				continue;	/* nothing waited there */
 			if (!any++) {
@@ -277,23 +281,29 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	fputs("</div>\n", o);
 }
 
-/* A why block under each regression, once per experiment, worst first. */
+/* A why block under each regression, once per experiment, worst first,
+ * for the first REPORT_WHYS of them (the page stays readable). */
+#define REPORT_WHYS 12
 static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, size_t n)
 {
-	size_t shown = 0;
-	for (size_t i = 0; i < n && shown < 12; i++) {
+	unsigned char *seen = xcalloc(c->nexps + 1, 1);
+	size_t shown = 0, more = 0;
+	for (size_t i = 0; i < n; i++) {
 		const struct cmp_group *F = &c->groups[ix[i]];
-		int dup = 0;
-		if (cmp_verdict(F, &F->cell[k]) != CMP_WORSE)
+		if (cmp_verdict(F, &F->cell[k]) != CMP_WORSE || seen[F->xid])
 			continue;
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = cmp_verdict(&c->groups[ix[j]], &c->groups[ix[j]].cell[k]) == CMP_WORSE &&
-			      why_same_experiment(F, &c->groups[ix[j]]);
-		if (dup)
+		seen[F->xid] = 1;
+		if (shown == REPORT_WHYS) {
+			more++;
 			continue;
+		}
 		why_html(o, c, F, k);
 		shown++;
 	}
+	if (more)
+		fprintf(o, "<p class=\"ch\">... and %zu more regressions: <code>bootbench compare --why WORKLOAD@LAYOUT</code> "
+			   "explains any of them.</p>\n", more);
+	free(seen);
 }
 
 static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix)

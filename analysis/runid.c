@@ -329,6 +329,17 @@ void run_identity(const struct jv *data, struct run_id *id)
 			sb_puts(&id->layout, hw.s);
 		sb_free(&hw);
 	}
+	/* a run made with profile on (docs/why.md) carries "delays": its
+	 * delay accounting cost a fork loop ~3%, so it never pools with plain
+	 * runs, and the row says so where both exist */
+	if (json_get(data, "delays")) {
+		if (!strcmp(id->tunables.s, "-")) {
+			sb_free(&id->tunables);
+			sb_puts(&id->tunables, "profile=on");
+		} else {
+			sb_puts(&id->tunables, " profile=on");
+		}
+	}
 }
 
 void run_id_free(struct run_id *id)

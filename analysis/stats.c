@@ -14,6 +14,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "stats.h"
 
@@ -393,4 +394,42 @@ size_t runs_needed(double cov, double effect, double alpha, double power)
 	if (!(v < (double)(SIZE_MAX / 2)))	/* NaN, inf, or absurd */
 		return 0;
 	return v < 2 ? 2 : (size_t)v;
+}
+
+struct bh_item {
+	double p;
+	size_t i;
+};
+
+static int bh_by_p(const void *a, const void *b)
+{
+	const struct bh_item *x = a, *y = b;
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+void bh_adjust(const double *p, double *q, size_t n)
+{
+	struct bh_item *v = malloc((n + 1) * sizeof *v);
+	size_t m = 0;
+	double run = 1;
+	if (!v) {
+		for (size_t i = 0; i < n; i++)
+			q[i] = isfinite(p[i]) ? 1 : NAN;	/* no memory: the most cautious answer */
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (isfinite(p[i]))
+			v[m++] = (struct bh_item){ p[i], i };
+	}
+	qsort(v, m, sizeof *v, bh_by_p);
+	for (size_t i = m; i-- > 0;) {
+		double x = v[i].p * (double)m / (double)(i + 1);
+		if (x < run)
+			run = x;
+		q[v[i].i] = run;
+	}
+	free(v);
 }

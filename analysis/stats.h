@@ -69,6 +69,11 @@ double stats_pooled_cov(const struct sample_stats *a, const struct sample_stats 
  * cov: (z_{1-alpha/2} + z_{power}) * sqrt(2/n) * cov. NAN for n == 0 or an
  * alpha or power outside (0,1).
  */
+/* Benjamini-Hochberg: q[i] for p[i], i < n (q_(i) = min over j >= i of
+ * n p_(j) / j, at most 1), in the order given. NAN p's are not counted
+ * and get NAN q's. */
+void bh_adjust(const double *p, double *q, size_t n);
+
 double min_detectable_change(double cov, size_t n, double alpha, double power);
 
 /* Runs per side to detect a relative change `effect` (e.g. 0.05):

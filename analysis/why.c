@@ -17,17 +17,34 @@
 #include "xio.h"
 
 #define WHY_FUNCS 12	/* functions printed per experiment and kernel */
+#define WHY_ONLY 8	/* one-sided functions named after them */
+#define WHY_EXPERIMENTS 12	/* why blocks in the full output (--why: every match) */
+#define WHY_STALLS 16	/* pressure (5) and delays (6) of one experiment, and room */
 
 int why_same_experiment(const struct cmp_group *a, const struct cmp_group *b)
 {
-	return !strcmp(a->mode, b->mode) && !strcmp(a->workload, b->workload) && !strcmp(a->params, b->params) &&
-	       !strcmp(a->lkey, b->lkey) && !strcmp(a->tunables, b->tunables);
+	return a->xid == b->xid;
 }
 
-int why_is_stall(const struct cmp_group *F, const struct cmp_group *G)
+/* The groups of F's experiment (cmp_finish indexed them): [*first, *end) of c->xg. */
+static void exp_range(const struct cmp *c, const struct cmp_group *F, size_t *first, size_t *end)
 {
-	return G->kind == CMP_COUNTER && (!strncmp(G->metric, "pressure_", 9) || !strncmp(G->metric, "delay_", 6)) &&
-	       why_same_experiment(F, G);
+	*first = c->xoff[F->xid];
+	*end = c->xoff[F->xid + 1];
+}
+
+size_t why_stalls(const struct cmp *c, const struct cmp_group *F, size_t k, const struct cmp_group **out, size_t max)
+{
+	size_t n = 0, j, end;
+	for (exp_range(c, F, &j, &end); j < end && n < max; j++) {
+		const struct cmp_group *G = &c->groups[c->xg[j]];
+		if (G->kind != CMP_COUNTER || (strncmp(G->metric, "pressure_", 9) && strncmp(G->metric, "delay_", 6)) ||
+		    G->ncell <= k || G->ncell <= c->base)
+			continue;
+		if (G->cell[c->base].n || G->cell[k].n)
+			out[n++] = G;
+	}
+	return n;
 }
 
 static int by_move(const void *x, const void *y)
@@ -39,60 +56,70 @@ static int by_move(const void *x, const void *y)
 	return strcmp(a->G->metric, b->G->metric);
 }
 
-static int by_p_fn(const void *x, const void *y)
+/* A side's share statistics for the test, its sd floored by the counting
+ * noise of a share of `samples` samples, sqrt(p(1-p)/samples): deterministic
+ * runs can repeat a share exactly, and a zero sd would make one or two
+ * samples' difference "certain". */
+static struct sample_stats floored(const struct cmp_cell *x, double samples)
 {
-	const struct why_fn *const *a = x, *const *b = y;
-	return (*a)->p < (*b)->p ? -1 : (*a)->p > (*b)->p;
+	struct sample_stats s = x->s;
+	double p = s.mean / 100, fl = samples > 0 ? sqrt(p * (1 - p) / samples) * 100 : 0;
+	if (!isfinite(s.sd) || s.sd < fl)
+		s.sd = fl;
+	return s;
 }
 
 size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, struct why_fn *out, size_t max,
 		     unsigned *runs_a, unsigned *runs_b, double *samples_a, double *samples_b)
 {
-	struct why_fn *all = NULL, **byp;
-	size_t n = 0, m = 0, cap = 0;
-	*runs_a = *runs_b = 0;
-	*samples_a = *samples_b = NAN;
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *G = &c->groups[g];
+	struct why_fn *all = NULL;
+	double *p, *q;
+	size_t n = 0, cap = 0, j, end;
+	const struct cmp_exp *e = &c->exps[F->xid];
+	*runs_a = e->runs[c->base];
+	*runs_b = e->runs[k];
+	*samples_a = e->runs[c->base] ? e->samples[c->base] / e->runs[c->base] : NAN;
+	*samples_b = e->runs[k] ? e->samples[k] / e->runs[k] : NAN;
+	for (exp_range(c, F, &j, &end); j < end; j++) {
+		const struct cmp_group *G = &c->groups[c->xg[j]];
 		const struct cmp_cell *a, *b;
 		struct why_fn *f;
-		if (G->kind != CMP_PROFILE || !G->exp || !why_same_experiment(F, G) || G->ncell <= k || G->ncell <= c->base)
+		if (G->kind != CMP_PROFILE || G->ncell <= k || G->ncell <= c->base)
 			continue;
 		a = &G->cell[c->base];
 		b = &G->cell[k];
 		if (!a->n || !b->n)
 			continue;	/* not profiled on one side */
-		if (!*runs_a) {
-			const struct cmp_exp *e = &c->exps[G->exp - 1];
-			*runs_a = e->runs[c->base];
-			*runs_b = e->runs[k];
-			*samples_a = e->runs[c->base] ? e->samples[c->base] / e->runs[c->base] : NAN;
-			*samples_b = e->runs[k] ? e->samples[k] / e->runs[k] : NAN;
-		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			all = xrealloc(all, cap * sizeof *all);
 		}
 		f = &all[n++];
+		memset(f, 0, sizeof *f);
 		f->G = G;
 		f->a = a->s.mean;
 		f->b = b->s.mean;
-		f->p = a->n >= 2 && b->n >= 2 ? welch_t_test(&a->s, &b->s, NULL, NULL) : NAN;
-		f->q = NAN;
+		/* missing from a run whose list was cut: below the cut, not 0 */
+		f->cut = (a->listed < a->n && e->cut[c->base]) || (b->listed < b->n && e->cut[k]);
+		if (!f->cut)
+			f->only = !a->listed && b->listed ? 1 : a->listed && !b->listed ? 2 : 0;
+		if (a->n >= 2 && b->n >= 2 && !f->cut) {
+			struct sample_stats sa = floored(a, *samples_a), sb = floored(b, *samples_b);
+			f->p = welch_t_test(&sa, &sb, NULL, NULL);
+		} else {
+			f->p = NAN;
+		}
 	}
 	/* Benjamini-Hochberg over the experiment's testable functions */
-	byp = xcalloc(n + 1, sizeof *byp);
+	p = xcalloc(n + 1, sizeof *p);
+	q = xcalloc(n + 1, sizeof *q);
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(all[i].p))
-			byp[m++] = &all[i];
-	qsort(byp, m, sizeof *byp, by_p_fn);
-	for (size_t i = m; i-- > 0;) {
-		double q = byp[i]->p * (double)m / (double)(i + 1);
-		if (i + 1 < m && byp[i + 1]->q < q)
-			q = byp[i + 1]->q;
-		byp[i]->q = q > 1 ? 1 : q;
-	}
-	free(byp);
+		p[i] = all[i].p;
+	bh_adjust(p, q, n);
+	for (size_t i = 0; i < n; i++)
+		all[i].q = q[i];
+	free(p);
+	free(q);
 	if (n)
 		qsort(all, n, sizeof *all, by_move);
 	if (n > max)
@@ -116,15 +143,9 @@ static int matches(const struct cmp_group *G, const char *filter)
 	return !at || !strcmp(G->layout, at + 1);
 }
 
-/* Did kernel k's runs of F's experiment carry a profile? */
-static int profiled(const struct cmp *c, const struct cmp_group *F, size_t k)
+int why_profiled(const struct cmp *c, const struct cmp_group *F, size_t k)
 {
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *G = &c->groups[g];
-		if (G->kind == CMP_PROFILE && G->exp && why_same_experiment(F, G))
-			return c->exps[G->exp - 1].runs[k] > 0;
-	}
-	return 0;
+	return c->exps[F->xid].runs[k] > 0;
 }
 
 static void print_fig(FILE *o, const struct cmp_group *G, const struct cmp_cell *x)
@@ -143,23 +164,54 @@ static void print_fig(FILE *o, const struct cmp_group *G, const struct cmp_cell 
 		G->unit, G->better[0] ? ", " : "", G->better[0] ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
+/* The functions only one side sampled (every list whole), by share: the
+ * code paths one kernel has and the other does not (rt_spin_lock). */
+static void print_only(const struct cmp *c, FILE *o, const struct why_fn *fn, size_t n, int side, size_t k)
+{
+	size_t shown = 0, more = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (fn[i].only != side)
+			continue;
+		if (shown == WHY_ONLY) {
+			more++;
+			continue;
+		}
+		if (!shown++)
+			fprintf(o, "   sampled only on %s:", c->kernels[side == 1 ? k : c->base].label);
+		fprintf(o, "%s %s %.1f%%", shown > 1 ? "," : "", fn[i].G->metric, side == 1 ? fn[i].b : fn[i].a);
+	}
+	if (more)
+		fprintf(o, " and %zu more", more);
+	if (shown)
+		fputc('\n', o);
+}
+
 static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k, int all_figs)
 {
-	struct why_fn fn[WHY_FUNCS];
+	/* every function of the experiment: the top moves, then the one-sided ones */
+	size_t j, end, n, nall, figs = 0;
+	struct why_fn *fn;
 	unsigned ra, rb;
 	double sa, sb;
-	size_t n;
 	int stalls = 0;
+	exp_range(c, F, &j, &end);
+	fn = xcalloc(end - j + 1, sizeof *fn);
 	fprintf(o, "  %s vs %s\n", c->kernels[k].label, c->kernels[c->base].label);
 	fprintf(o, "   figures:\n");
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *G = &c->groups[g];
-		if (G->kind == CMP_FIGURE && why_same_experiment(F, G) && G->ncell > k && (all_figs || G->cell[k].significant))
+	for (; j < end; j++) {
+		const struct cmp_group *G = &c->groups[c->xg[j]];
+		if (G->kind == CMP_FIGURE && G->ncell > k && (all_figs || G->cell[k].significant)) {
 			print_fig(o, G, &G->cell[k]);
+			figs++;
+		}
 	}
-	n = why_functions(c, F, k, fn, WHY_FUNCS, &ra, &rb, &sa, &sb);
+	if (!figs)
+		fprintf(o, "    none changed against the baseline\n");
+	exp_range(c, F, &j, &end);
+	nall = why_functions(c, F, k, fn, end - j, &ra, &rb, &sa, &sb);
+	n = nall < WHY_FUNCS ? nall : WHY_FUNCS;
 	if (!n) {
-		int pa = profiled(c, F, c->base), pb = profiled(c, F, k);
+		int pa = why_profiled(c, F, c->base), pb = why_profiled(c, F, k);
 		if (pa || pb)
 			fprintf(o, "   kernel profile: only %s was profiled here: nothing to set beside it\n",
 				c->kernels[pa ? c->base : k].label);
@@ -170,8 +222,9 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 			ra, rb, sa, sb);
 		fprintf(o, "    %22.22s %22.22s %9s %-9s function\n", c->kernels[c->base].label, c->kernels[k].label, "change", "q");
 		for (size_t i = 0; i < n; i++) {
-			const char *only = fn[i].a == 0 && fn[i].b > 0 ? "  (never sampled on the baseline)" :
-					   fn[i].b == 0 && fn[i].a > 0 ? "  (never sampled on this kernel)" : "";
+			const char *only = fn[i].only == 1 ? "  (never sampled on the baseline)" :
+					   fn[i].only == 2 ? "  (never sampled on this kernel)" :
+					   fn[i].cut ? "  (below a cut list on one side: untested)" : "";
 			char q[16];
 			if (isfinite(fn[i].q))
 				snprintf(q, sizeof q, "%.2g", fn[i].q);
@@ -180,16 +233,17 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 			fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s%s\n", fn[i].a, fn[i].b, fn[i].b - fn[i].a, q,
 				fn[i].G->metric, only);
 		}
+		if (nall > n)
+			fprintf(o, "    ... %zu more functions moved less\n", nall - n);
+		print_only(c, o, fn, nall, 1, k);
+		print_only(c, o, fn, nall, 2, k);
 	}
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *G = &c->groups[g];
-		const struct cmp_cell *a, *b;
-		if (!why_is_stall(F, G) || G->ncell <= k)
-			continue;
-		a = &G->cell[c->base];
-		b = &G->cell[k];
-		if (!a->n && !b->n)
-			continue;
+	free(fn);
+	const struct cmp_group *sg[WHY_STALLS];
+	size_t ns = why_stalls(c, F, k, sg, WHY_STALLS);
+	for (size_t i = 0; i < ns; i++) {
+		const struct cmp_group *G = sg[i];
+		const struct cmp_cell *a = &G->cell[c->base], *b = &G->cell[k];
 		if (!stalls++)
 			fprintf(o, "   where the processes waited (ms a run, mean):\n    %22.22s %22.22s %9s %-9s stall\n",
 				c->kernels[c->base].label, c->kernels[k].label, "change", "q");
@@ -217,30 +271,27 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter)
 {
-	struct strmap seen = {0};
-	size_t shown = 0;
+	unsigned char *seen = xcalloc(c->nexps + 1, 1);
+	size_t shown = 0, more = 0;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *F = &c->groups[g];
-		struct sbuf key = {0};
+		size_t j, end;
 		int any = 0;
-		if (F->kind != CMP_FIGURE || !matches(F, filter))
+		if (F->kind != CMP_FIGURE || seen[F->xid] || !matches(F, filter))
 			continue;
-		sb_printf(&key, "%zu:%s|%zu:%s|%zu:%s|%zu:%s|%s", strlen(F->mode), F->mode, strlen(F->workload), F->workload,
-			  strlen(F->params), F->params, strlen(F->lkey), F->lkey, F->tunables);
-		if (strmap_get(&seen, key.s) != (size_t)-1) {
-			sb_free(&key);
-			continue;
-		}
-		strmap_put(&seen, key.s, 0);
-		sb_free(&key);
+		seen[F->xid] = 1;
 		/* without a filter: the experiments in which a figure changed */
-		for (size_t k = 0; k < c->nkernels; k++)
-			for (size_t h = g; h < c->ngroups && !any && k != c->base; h++) {
-				const struct cmp_group *G = &c->groups[h];
-				any = G->kind == CMP_FIGURE && why_same_experiment(F, G) && G->ncell > k && G->cell[k].significant;
-			}
+		for (exp_range(c, F, &j, &end); j < end && !any; j++) {
+			const struct cmp_group *G = &c->groups[c->xg[j]];
+			for (size_t k = 0; k < c->nkernels && !any; k++)
+				any = k != c->base && G->kind == CMP_FIGURE && G->ncell > k && G->cell[k].significant;
+		}
 		if (!filter && !any)
 			continue;
+		if (!filter && shown == WHY_EXPERIMENTS) {
+			more++;
+			continue;
+		}
 		fprintf(o, "\n== why: %s%s%s%s / %s, mode %s ==\n", F->workload, F->label[0] ? " [" : "", F->label,
 			F->label[0] ? "]" : "", F->layout, F->mode);
 		for (size_t k = 0; k < c->nkernels; k++)
@@ -248,6 +299,34 @@ size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter)
 				print_one(c, o, F, k, filter != NULL);
 		shown++;
 	}
-	strmap_free(&seen);
+	if (more)
+		fprintf(o, "\n... and %zu more experiments with a change: bootbench compare --why WORKLOAD[@LAYOUT] explains any\n",
+			more);
+	if (c->dropped_functions || c->bad_profiles)
+		fprintf(o, "\nnote: %llu profile functions past %d in one experiment were not kept, and %u profiles whose shares "
+			   "add up to more than all samples were not read\n", c->dropped_functions, CMP_EXP_FUNCS, c->bad_profiles);
+	free(seen);
 	return shown;
+}
+
+void cmp_experiments(const struct cmp *c, struct sbuf *out, size_t max)
+{
+	struct strmap seen = {0};
+	size_t n = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		char *k;
+		if (G->kind != CMP_FIGURE)
+			continue;
+		k = xasprintf("%s@%s", G->workload, G->layout);
+		if (strmap_get(&seen, k) == (size_t)-1) {
+			strmap_put(&seen, k, 0);
+			if (n++ < max)
+				sb_printf(out, "%s%s", n > 1 ? ", " : "", k);
+		}
+		free(k);
+	}
+	if (n > max)
+		sb_printf(out, ", ... (%zu in all)", n);
+	strmap_free(&seen);
 }

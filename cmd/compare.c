@@ -86,7 +86,7 @@ int compare_main(int argc, char **argv)
 {
 	struct cmp c;
 	const char *html = NULL, *why = NULL;
-	int csv = 0, nsrc = 0, rc = 0;
+	int csv = 0, nsrc = 0, rc = 0, view = 0;
 	unsigned what = CMP_OUT_SUMMARY | CMP_OUT_TABLE;
 
 	cmp_init(&c);
@@ -99,8 +99,10 @@ int compare_main(int argc, char **argv)
 			csv = 1;
 		} else if (!strcmp(a, "--summary")) {
 			what = CMP_OUT_SUMMARY;
+			view = 1;
 		} else if (!strcmp(a, "--significant")) {
 			what = CMP_OUT_SUMMARY | CMP_OUT_TABLE | CMP_OUT_SIGNIFICANT;
+			view = 1;
 		} else if (!strcmp(a, "--fdr") && i + 1 < argc) {
 			c.fdr = strtod(argv[++i], &end);
 			if (*end || !(c.fdr > 0 && c.fdr < 1))
@@ -109,7 +111,8 @@ int compare_main(int argc, char **argv)
 			html = argv[++i];
 		} else if (!strcmp(a, "--why") && i + 1 < argc) {
 			why = argv[++i];
-			if (!*why || *why == '@' || strlen(why) > 200)
+			if (!*why || *why == '@' || why[strlen(why) - 1] == '@' || strchr(strchr(why, '@') ? strchr(why, '@') + 1 : "", '@') ||
+			    strlen(why) > 200)
 				die(EXIT_BADINPUT, "bad --why \"%s\" (WORKLOAD or WORKLOAD@LAYOUT, e.g. forkexec@tmpfs)", why);
 		} else if (!strcmp(a, "--alpha") && i + 1 < argc) {
 			c.alpha = strtod(argv[++i], &end);
@@ -127,6 +130,9 @@ int compare_main(int argc, char **argv)
 			die(EXIT_BADINPUT, "unknown or incomplete option %s (see bootbench compare --help)", a);
 		}
 	}
+	if (why && (csv || view))
+		die(EXIT_BADINPUT, "--why prints the why view alone: it does not go with --csv, --summary or --significant "
+		    "(--html does)");
 	/* two passes: every boot record first, so a run read before its boot
 	 * record (another source, another order) still finds its kernel */
 	for (int pass = 0; pass < 2; pass++) {
@@ -158,7 +164,10 @@ int compare_main(int argc, char **argv)
 		return 1;
 	if (why) {
 		if (!cmp_print_why(&c, stdout, why)) {
-			warning("no figures of %s in these records", why);
+			struct sbuf have = {0};
+			cmp_experiments(&c, &have, 20);
+			warning("no figures of %s in these records (they have: %s)", why, have.s ? have.s : "none");
+			sb_free(&have);
 			rc = 1;
 		}
 	} else if (csv)

@@ -8,7 +8,7 @@
 # under the regression, escaped, and Chromium renders it.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 19
+plan 24
 /usr/bin/python3 - "$T/why.jsonl" <<'PY'
 import json, sys
 out = open(sys.argv[1], "w")
@@ -67,7 +67,15 @@ ok "a layout without profiles says so, and how to get one" grep -q 'kernel profi
 "$BB" compare "$T/why.jsonl" --why forkexec > "$T/why3" 2>&1
 is "$(grep -c '^== why:' "$T/why3")" 2 "--why WORKLOAD: every layout of it"
 "$BB" compare "$T/why.jsonl" --why nosuch > /dev/null 2>"$T/err"; rc=$?
-ok "--why of a workload not in the records: exit 1, said ($(cat "$T/err"))" sh -c "[ $rc = 1 ] && grep -q 'no figures of nosuch' '$T/err'"
+ok "--why of a workload not in the records: exit 1, naming what there is ($(cat "$T/err"))" \
+	sh -c "[ $rc = 1 ] && grep -q 'no figures of nosuch in these records (they have: forkexec@tmpfs, forkexec@ramdisk-ext2)' '$T/err'"
+ok "one-sided functions are named: sampled only on rt, only on generic" \
+	sh -c "grep -q '^   sampled only on 6.1.192 rt: rt_spin_lock 10.1%' '$T/why' && grep -q '^   sampled only on 6.1.192 generic: memset_erms 4.0%' '$T/why'"
+"$BB" compare "$T/why.jsonl" --why forkexec --csv > /dev/null 2>&1; r1=$?
+"$BB" compare "$T/why.jsonl" --why forkexec@ > /dev/null 2>&1; r2=$?
+is "$r1 $r2" "100 100" "--why with --csv, and --why WORKLOAD@ with no layout: bad usage"
+"$BB" compare "$T/why.jsonl" --summary > "$T/sum"
+ok "--summary is the summary only: no why view" sh -c "grep -q 'worse, largest first' '$T/sum' && ! grep -q '^== why' '$T/sum'"
 "$BB" compare "$T/why.jsonl" --why @tmpfs > /dev/null 2>"$T/err"; rc=$?
 is "$rc" 100 "--why @LAYOUT without a workload: bad usage"
 "$BB" compare "$T/why.jsonl" > "$T/all"
@@ -79,6 +87,13 @@ ok "profile functions are not CSV rows (the stalls are, as counters)" \
 "$BB" compare "$T/why.jsonl" --html "$T/why.html" > /dev/null
 ok "the report draws the why chart under the regression, names escaped" \
 	sh -c "grep -q '<svg class=\"chart why\"' '$T/why.html' && grep -q '&lt;img src=x' '$T/why.html' && ! grep -q '<img src=x' '$T/why.html'"
+# A beside B: two bars a function (5 functions), and the stalls that are not 0
+sed -n '/<svg class="chart why"/,/<\/svg>/p' "$T/why.html" | head -n 1 > "$T/chart"
+is "$(grep -o '<rect x="230" y="[0-9]*" width="[0-9.]*" height="10"' "$T/chart" | wc -l)" 10 "the why chart of forkexec on tmpfs: a baseline and a kernel bar for each of its 5 functions"
+ok "... after the summary of the regression, with the stalls that were not 0 (cpu pressure, run-queue delay)" \
+	sh -c "awk '/<table class=\"sum\">/ && !t { t = NR } /chart why/ && !c { c = NR } END { exit !(t && c && t < c) }' '$T/why.html' &&
+	       sed -n '/<div class=\"why\">/,/<\/div>/p' '$T/why.html' > '$T/whydiv' &&
+	       grep -q '<td class=\"l\">pressure_cpu_some</td><td>41.000</td><td>50.000</td>' '$T/whydiv' && ! grep -q 'delay_blkio' '$T/whydiv'"
 CHROME=$(command -v chromium || true)
 if [ -z "$CHROME" ]; then
 	for i in 1 2; do skip "chromium not installed (scripts/install-deps installs it)"; done
