@@ -65,7 +65,7 @@ struct kfunc {
 };
 
 struct kprof_top {
-	char names[KPROF_TOP][128];	/* f[i].name points here: the top outlives the symbols */
+	char names[KPROF_TOP][512];	/* f[i].name points here (KSYM_NAME_LEN): the top outlives the symbols */
 	unsigned long long total;	/* every sample */
 	unsigned long long outside;	/* the last counter: modules, or past the text */
 	unsigned long long other;	/* functions past the top */
