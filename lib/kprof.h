@@ -40,6 +40,8 @@ struct ksyms {
 	size_t n;
 	char *names;
 	size_t s_bytes, names_bytes;	/* the mappings' lengths */
+	void *file;			/* names are in this mapping of a kprof_live's table instead */
+	size_t file_bytes;
 	unsigned long long stext, etext;	/* _stext and _etext, 0 if absent */
 };
 
@@ -87,6 +89,7 @@ void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned
  * profile (no /proc/profile: the kernel was booted without profile=N). */
 struct kprof_live {
 	size_t nsyms;		/* text symbols kallsyms had at kprof_open */
+	int symfd;		/* a memfd holding them, resolved (-1: read /proc/kallsyms each time) */
 	char *snap;		/* the counters kprof_snapshot read, until kprof_resolve */
 	size_t snap_len;
 	int reset_failed;	/* the last kprof_reset did not clear: the next profile would hold older runs */
