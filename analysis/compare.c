@@ -369,8 +369,13 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 	struct strmap once = {0};	/* a name listed twice in one run counts once */
 	struct cmp_exp *e;
 	size_t x;
-	if (!fs || fs->t != J_ARR || !isfinite(total) || total <= 0 || total > 1e15)
+	if (!fs || fs->t != J_ARR || !isfinite(total) || total < 0 || total > 1e15)
 		return;
+	if (total == 0) {
+		/* profiled, but the tick never found the kernel: a run of user code */
+		c->exps[exp_of(c, b->mode, wl, id)].runs[k]++;
+		return;
+	}
 	for (size_t i = 0; i < fs->n && i < CMP_PROFILE_FUNCS; i++)
 		sum += json_get_num(fs->items[i], "share", 0);
 	if (!(sum <= 1.0001)) {

@@ -212,7 +212,10 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 	n = nall < WHY_FUNCS ? nall : WHY_FUNCS;
 	if (!n) {
 		int pa = why_profiled(c, F, c->base), pb = why_profiled(c, F, k);
-		if (pa || pb)
+		if (pa && pb)
+			fprintf(o, "   kernel profile: both profiled, but no kernel function was sampled (%.0f vs %.0f "
+				"samples a run: user code, or runs too short for a 250 Hz tick)\n", sa, sb);
+		else if (pa || pb)
 			fprintf(o, "   kernel profile: only %s was profiled here: nothing to set beside it\n",
 				c->kernels[pa ? c->base : k].label);
 		else
