@@ -17,7 +17,7 @@
 #include "xio.h"
 
 #define WHY_FUNCS 12	/* functions printed per experiment and kernel */
-#define WHY_ONLY 8	/* one-sided functions named after them */
+#define WHY_ONLY 12	/* one-sided functions named after them */
 #define WHY_EXPERIMENTS 12	/* why blocks in the full output (--why: every match) */
 #define WHY_STALLS 16	/* pressure (5) and delays (6) of one experiment, and room */
 
@@ -164,26 +164,46 @@ static void print_fig(FILE *o, const struct cmp_group *G, const struct cmp_cell 
 		G->unit, G->better[0] ? ", " : "", G->better[0] ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
-/* The functions only one side sampled (every list whole), by share: the
- * code paths one kernel has and the other does not (rt_spin_lock). */
+/* The functions only one side sampled (every list whole): those sampled
+ * in the most of that side's runs first (a path the kernel always takes,
+ * like rt_spin_lock, before one a single run happened to hit), then by share. */
+static const struct cmp *only_c;
+static size_t only_k;
+
+static int by_presence(const void *x, const void *y)
+{
+	const struct why_fn *a = x, *b = y;
+	size_t la = a->G->cell[only_k].listed, lb = b->G->cell[only_k].listed;
+	double sa = a->only == 1 ? a->b : a->a, sb = b->only == 1 ? b->b : b->a;
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return strcmp(a->G->metric, b->G->metric);
+}
+
 static void print_only(const struct cmp *c, FILE *o, const struct why_fn *fn, size_t n, int side, size_t k)
 {
-	size_t shown = 0, more = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (fn[i].only != side)
-			continue;
-		if (shown == WHY_ONLY) {
-			more++;
-			continue;
-		}
-		if (!shown++)
-			fprintf(o, "   sampled only on %s:", c->kernels[side == 1 ? k : c->base].label);
-		fprintf(o, "%s %s %.1f%%", shown > 1 ? "," : "", fn[i].G->metric, side == 1 ? fn[i].b : fn[i].a);
+	struct why_fn *v = xcalloc(n + 1, sizeof *v);
+	size_t m = 0, kk = side == 1 ? k : c->base;
+	unsigned runs = c->exps[fn && n ? fn[0].G->xid : 0].runs[kk];
+	for (size_t i = 0; i < n; i++)
+		if (fn[i].only == side)
+			v[m++] = fn[i];
+	only_c = c;
+	only_k = kk;
+	qsort(v, m, sizeof *v, by_presence);
+	for (size_t i = 0; i < m && i < WHY_ONLY; i++) {
+		if (!i)
+			fprintf(o, "   sampled only on %s:", c->kernels[kk].label);
+		fprintf(o, "%s %s %.1f%% (%zu/%u runs)", i ? "," : "", v[i].G->metric, side == 1 ? v[i].b : v[i].a,
+			v[i].G->cell[kk].listed, runs);
 	}
-	if (more)
-		fprintf(o, " and %zu more", more);
-	if (shown)
+	if (m > WHY_ONLY)
+		fprintf(o, " and %zu more", m - WHY_ONLY);
+	if (m)
 		fputc('\n', o);
+	free(v);
 }
 
 static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k, int all_figs)
