@@ -15,6 +15,7 @@ extern const struct workload wl_null, wl_touch, wl_forkexec;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 extern const struct workload wl_dbload, wl_oltp;
+extern const struct workload wl_fio;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -27,6 +28,7 @@ const struct workload *const workload_table[] = {
 	&wl_http,
 	&wl_dbload,
 	&wl_oltp,
+	&wl_fio,
 	NULL,
 };
 

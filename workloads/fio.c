@@ -1,0 +1,344 @@
+/*
+ * fio.c - runs fio itself (the static build in the userland, rootfs/recipes/
+ * fio.sh) on the layout, with a job file the plan ships or inline job
+ * options, and takes its figures from fio's --output-format=json: per job
+ * and data direction, bandwidth, IOPS, completion latency mean and
+ * p50/p99/p99.9, and fio's own CPU figures. Nothing is scraped from fio's
+ * human output.
+ *
+ * fio is pointed at the layout with --directory (a mounted layout) or
+ * --filename (the layout's device). A job that names any other file or
+ * device is refused before fio starts: the appliance writes only to what it
+ * was given.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "workload.h"
+
+#define FIO_ARGS 64		/* inline options, each one argument */
+#define FIO_JOB_MAX (1u << 20)	/* bytes of job file read to check its targets */
+
+/* A target (filename=, directory=, ...) is allowed when it is the layout's
+ * device, or a relative path (fio puts it under --directory), or a path
+ * inside the layout's directory without "..". */
+static int target_ok(const char *val, const char *dir, const char *dev)
+{
+	/* fio separates several filenames with ':' */
+	char buf[4096];
+	size_t n = strlen(val);
+	if (n >= sizeof buf)
+		return 0;
+	memcpy(buf, val, n + 1);
+	for (char *save = NULL, *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+		if (strstr(t, ".."))
+			return 0;
+		if (t[0] != '/')
+			continue;
+		if (dev && !strcmp(t, dev))
+			continue;
+		if (dir) {
+			size_t d = strlen(dir);
+			if (!strncmp(t, dir, d) && (t[d] == '/' || t[d] == 0))
+				continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/* Options that name where fio does I/O, and options that let a job run a
+ * program, load code or write files outside the layout. */
+static const char *const fio_targets[] = { "filename", "directory", "opendir", "filename_format", NULL };
+static const char *const fio_refused[] = { "exec_prerun", "exec_postrun", "write_bw_log", "write_lat_log",
+	"write_iops_log", "write_hist_log", "write_iolog", "read_iolog", "replay_redirect", "trigger",
+	"trigger-file", "trigger-timeout", "ioscheduler", "merge_blktrace_file", NULL };
+static const char *const fio_engines_refused[] = { "sg", "exec", "external", "net", "netsplice", "http",
+	"nbd", NULL };
+
+static int in_list(const char *const *l, const char *k)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, k))
+			return 1;
+	return 0;
+}
+
+/* One "key=value" (or "key" alone) option line; 0 ok, else the reason in why. */
+int fio_check_option(const char *opt, const char *dir, const char *dev, char *why, size_t len)
+{
+	char key[64], val[4096];
+	size_t k, m;
+
+	opt += strspn(opt, " \t-");
+	k = strcspn(opt, "= \t\r\n");
+	if (k >= sizeof key) {
+		snprintf(why, len, "fio option name %.40s... is too long", opt);
+		return -1;
+	}
+	memcpy(key, opt, k);
+	key[k] = 0;
+	opt += k;
+	opt += strspn(opt, " \t");
+	if (*opt == '=')
+		opt++;
+	opt += strspn(opt, " \t");
+	m = strcspn(opt, "\r\n");
+	while (m && (opt[m - 1] == ' ' || opt[m - 1] == '\t'))
+		m--;
+	if (m >= sizeof val) {
+		snprintf(why, len, "fio %s= is too long", key);
+		return -1;
+	}
+	memcpy(val, opt, m);
+	val[m] = 0;
+	if (in_list(fio_refused, key)) {
+		snprintf(why, len, "fio option %s is refused in the appliance", key);
+		return -1;
+	}
+	if (!strcmp(key, "ioengine")) {
+		char e[64];
+		snprintf(e, sizeof e, "%.*s", (int)strcspn(val, ":"), val);
+		if (in_list(fio_engines_refused, e)) {
+			snprintf(why, len, "fio ioengine=%s is refused in the appliance", e);
+			return -1;
+		}
+	}
+	if (in_list(fio_targets, key)) {
+		/* fio expands ${VAR} and $-macros in values: a target must be
+		 * what it says. */
+		if (strchr(val, '$') || strchr(val, '\\') || !target_ok(val, dir, dev)) {
+			snprintf(why, len, "fio %s=%.160s is outside this layout (%s)", key, val,
+				 dev ? dev : dir ? dir : "none");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every line of a job file: 0 ok, else the reason. */
+int fio_check_jobfile(const char *text, const char *dir, const char *dev, char *why, size_t len)
+{
+	for (const char *l = text; *l;) {
+		const char *e = l + strcspn(l, "\n");
+		char line[4200];
+		size_t n = (size_t)(e - l);
+		if (n >= sizeof line) {
+			snprintf(why, len, "a job file line is longer than %zu bytes", sizeof line - 1);
+			return -1;
+		}
+		memcpy(line, l, n);
+		line[n] = 0;
+		const char *t = line + strspn(line, " \t\r");
+		if (!strncmp(t, "include", 7) && (t[7] == ' ' || t[7] == '\t')) {
+			snprintf(why, len, "fio job files may not include other files here");
+			return -1;
+		}
+		if (*t && *t != ';' && *t != '#' && *t != '[' && fio_check_option(t, dir, dev, why, len))
+			return -1;
+		l = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+static double pct(const struct jv *clat, const char *key)
+{
+	const struct jv *p = json_get(clat, "percentile");
+	return p ? json_get_num(p, key, NAN) : NAN;
+}
+
+/* Figures from fio's JSON: 0, or -1 with the reason set. */
+int fio_figures(struct wctx *c, const char *json, size_t len)
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+	char err[160];
+	struct jv *root = json_parse(json, len, err, sizeof err);
+	if (!root)
+		return wl_fail(c, "fio's JSON output does not parse: %s", err);
+	const struct jv *jobs = json_get(root, "jobs");
+	const char *ver = json_get_str(root, "fio version");
+	if (!jobs || jobs->t != J_ARR || jobs->n == 0) {
+		json_free(root);
+		return wl_fail(c, "fio's JSON has no jobs");
+	}
+	if (ver)
+		jw_str(&c->details, "fio_version", ver);
+	jw_int(&c->details, "jobs", (long long)jobs->n);
+	for (size_t i = 0; i < jobs->n; i++) {
+		const struct jv *j = jobs->items[i];
+		const char *name = json_get_str(j, "jobname");
+		char pre[24], m[48];
+		/* fio numbers jobs of the same name; the index keeps names short
+		 * and unique: the job name goes into details. */
+		snprintf(pre, sizeof pre, "j%zu", i);
+		if (json_get_num(j, "error", 0) != 0) {
+			json_free(root);
+			return wl_fail(c, "fio job %zu (%.60s) ended with error %g", i, name ? name : "?",
+				       json_get_num(j, "error", 0));
+		}
+		for (size_t d = 0; d < 3; d++) {
+			const struct jv *x = json_get(j, dirs[d]);
+			if (!x || json_get_num(x, "io_bytes", 0) <= 0)
+				continue;
+			const struct jv *clat = json_get(x, "clat_ns");
+			snprintf(m, sizeof m, "%s_%s_bw", pre, dirs[d]);
+			wl_metric(c, m, json_get_num(x, "bw_bytes", NAN) / 1e6, "MB/s", "higher");
+			snprintf(m, sizeof m, "%s_%s_iops", pre, dirs[d]);
+			wl_metric(c, m, json_get_num(x, "iops", NAN), "IO/s", "higher");
+			if (clat) {
+				snprintf(m, sizeof m, "%s_%s_clat_mean", pre, dirs[d]);
+				wl_metric(c, m, json_get_num(clat, "mean", NAN) / 1e3, "us", "lower");
+				snprintf(m, sizeof m, "%s_%s_clat_p50", pre, dirs[d]);
+				wl_metric(c, m, pct(clat, "50.000000") / 1e3, "us", "lower");
+				snprintf(m, sizeof m, "%s_%s_clat_p99", pre, dirs[d]);
+				wl_metric(c, m, pct(clat, "99.000000") / 1e3, "us", "lower");
+				snprintf(m, sizeof m, "%s_%s_clat_p99.9", pre, dirs[d]);
+				wl_metric(c, m, pct(clat, "99.900000") / 1e3, "us", "lower");
+			}
+		}
+		snprintf(m, sizeof m, "%s_usr_cpu", pre);
+		wl_metric(c, m, json_get_num(j, "usr_cpu", NAN), "%", "lower");
+		snprintf(m, sizeof m, "%s_sys_cpu", pre);
+		wl_metric(c, m, json_get_num(j, "sys_cpu", NAN), "%", "lower");
+		snprintf(m, sizeof m, "%s_name", pre);
+		jw_str(&c->details, m, name);
+	}
+	json_free(root);
+	return c->nmetrics ? 0 : wl_fail(c, "fio's JSON has no job that did I/O");
+}
+
+static int fio_run(struct wctx *c)
+{
+	const char *job = wl_param(c, "job"), *opts = wl_param(c, "options");
+	char *argv[FIO_ARGS + 8], why[256], out[64], target[4200], obuf[4096];
+	size_t n = 0;
+	struct sbuf text = { 0 }, log = { 0 };
+	struct run_result res;
+	int rc = -1;
+
+	if (access(wl_param(c, "fio"), X_OK) != 0)
+		return wl_fail(c, "cannot execute %s: %s", wl_param(c, "fio"), strerror(errno));
+	if (!*job && !*opts)
+		return wl_fail(c, "fio needs a job file (job=) or inline job options (options=)");
+	if (*job == '-')
+		return wl_fail(c, "fio job file %s: a name starting with '-' would be read as an option", job);
+	if (*job) {
+		char buf[8192];
+		ssize_t r;
+		int fd = open(job, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return wl_fail(c, "cannot open fio job file %s: %s", job, strerror(errno));
+		while ((r = read(fd, buf, sizeof buf)) > 0 && text.len < FIO_JOB_MAX)
+			sb_add(&text, buf, (size_t)r);
+		close(fd);
+		if (r < 0 || text.len >= FIO_JOB_MAX) {
+			sb_free(&text);
+			return wl_fail(c, "fio job file %s: %s", job, r < 0 ? strerror(errno) : "larger than 1 MiB");
+		}
+		if (!text.s || memchr(text.s, 0, text.len)) {
+			sb_free(&text);
+			return wl_fail(c, "fio job file %s is empty or holds a NUL byte", job);
+		}
+		if (fio_check_jobfile(text.s, c->dir, c->dev, why, sizeof why)) {
+			sb_free(&text);
+			return wl_fail(c, "%s: %s", job, why);
+		}
+		sb_free(&text);
+	}
+	if (strlen(opts) >= sizeof obuf)
+		return wl_fail(c, "fio options are longer than %zu bytes", sizeof obuf - 1);
+	snprintf(out, sizeof out, "/tmp/bootbench-fio.%ld.json", (long)getpid());
+	unlink(out);
+	argv[n++] = (char *)wl_param(c, "fio");
+	argv[n++] = "--output-format=json";
+	static char outarg[80];
+	snprintf(outarg, sizeof outarg, "--output=%s", out);
+	argv[n++] = outarg;
+	if (c->dir)
+		snprintf(target, sizeof target, "--directory=%s", c->dir);
+	else if (c->dev)
+		snprintf(target, sizeof target, "--filename=%s", c->dev);
+	else
+		return wl_fail(c, "fio needs a directory or a device");
+	argv[n++] = target;
+	if (*opts) {
+		memcpy(obuf, opts, strlen(opts) + 1);
+		if (!*job)
+			argv[n++] = "--name=inline";
+		for (char *save = NULL, *t = strtok_r(obuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+			if (n >= FIO_ARGS)
+				return wl_fail(c, "more than %d fio options", FIO_ARGS - 8);
+			if (fio_check_option(t, c->dir, c->dev, why, sizeof why))
+				return wl_fail(c, "options: %s", why);
+			/* "rw=randread" becomes "--rw=randread" */
+			size_t l = strlen(t);
+			char *a = malloc(l + 3);
+			if (!a)
+				return wl_fail(c, "out of memory");
+			a[0] = a[1] = '-';
+			memcpy(a + 2, t[0] == '-' ? t + strspn(t, "-") : t, l + 1);
+			argv[n++] = a;
+		}
+	}
+	if (*job)
+		argv[n++] = (char *)job;
+	argv[n] = NULL;
+	if (run_capture(argv, &log, 0, &res) != 0) {
+		wl_fail(c, "cannot start fio: %s", strerror(errno));
+		goto done;
+	}
+	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
+		char st[64];
+		status_text(res.status, st, sizeof st);
+		/* fio's last line says why */
+		while (log.len && (log.s[log.len - 1] == '\n'))
+			log.s[--log.len] = 0;
+		const char *last = log.len ? strrchr(log.s, '\n') : NULL;
+		wl_fail(c, "fio %s: %.180s", st, log.len ? (last ? last + 1 : log.s) : "no output");
+		goto done;
+	}
+	{
+		int fd = open(out, O_RDONLY | O_CLOEXEC);
+		char buf[8192];
+		ssize_t r;
+		if (fd < 0) {
+			wl_fail(c, "fio wrote no JSON (%s): %s", out, strerror(errno));
+			goto done;
+		}
+		while ((r = read(fd, buf, sizeof buf)) > 0 && text.len < (64u << 20))
+			sb_add(&text, buf, (size_t)r);
+		close(fd);
+		if (r != 0) {
+			wl_fail(c, "fio's JSON: %s", r < 0 ? strerror(errno) : "larger than 64 MiB");
+			goto done;
+		}
+	}
+	rc = fio_figures(c, text.s ? text.s : "", text.len);
+done:
+	unlink(out);
+	sb_free(&text);
+	sb_free(&log);
+	return rc;
+}
+
+static const struct wparam fio_params[] = {
+	{ "job", "", "fio job file (shipped in the userland, e.g. /etc/bootbench/fio/randread.fio)" },
+	{ "options", "", "inline fio options, space-separated: rw=randread bs=4k size=64M runtime=10" },
+	{ "fio", "/usr/bin/fio", "the fio binary" },
+	{ NULL, NULL, NULL },
+};
+
+const struct workload wl_fio = {
+	.name = "fio",
+	.summary = "fio itself, with a job file or inline options, on the layout's directory or device",
+	.params = fio_params,
+	.needs = 0,
+	.run = fio_run,
+};
