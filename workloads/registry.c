@@ -15,7 +15,7 @@ extern const struct workload wl_null, wl_touch, wl_forkexec;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 extern const struct workload wl_dbload, wl_oltp;
-extern const struct workload wl_fio;
+extern const struct workload wl_fio, wl_perfbench;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -29,6 +29,7 @@ const struct workload *const workload_table[] = {
 	&wl_dbload,
 	&wl_oltp,
 	&wl_fio,
+	&wl_perfbench,
 	NULL,
 };
 

@@ -1,0 +1,160 @@
+/*
+ * perfbench.c - `perf bench COLLECTION BENCHMARK [OPTIONS]` with the
+ * userland's static perf (rootfs/recipes/linux-source-6.12.sh): sched
+ * messaging (hackbench) and pipe, syscall basic, futex hash, mem memcpy...
+ *
+ * Figures come from perf's --format=simple output, whose shapes are fixed
+ * by tools/perf/bench (6.12) and parsed here line by line:
+ *   - one number alone: the benchmark's total time in seconds (sched,
+ *     syscall, and most others);
+ *   - "# function 'NAME' (...)" then a number: mem benchmarks, bytes per
+ *     second for each implementation;
+ *   - "Averaged N operations/sec (+- P%)": futex benchmarks, which have no
+ *     simple format; this is their fixed summary line.
+ * Anything else perf prints (its "# Running ..." banners, per-thread lines)
+ * is ignored; output with none of the three is a failed run that says so.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "workload.h"
+
+#define PB_ARGS 32
+
+/* A whole line that is one non-negative decimal number. */
+static int number_line(const char *l, double *v)
+{
+	char *end;
+	if (!(*l >= '0' && *l <= '9'))
+		return 0;
+	errno = 0;
+	*v = strtod(l, &end);
+	end += strspn(end, " \t\r");
+	return errno == 0 && *end == 0 && isfinite(*v);
+}
+
+/* Figures from perf bench's output: 0, or -1 with the reason set. */
+int perfbench_figures(struct wctx *c, const char *text)
+{
+	char fn[40] = "", m[48];
+	int nfn = 0, ntime = 0;
+	size_t before = c->nmetrics;
+
+	for (const char *l = text; *l;) {
+		char line[512];
+		size_t n = strcspn(l, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
+		double v;
+		const char *q;
+		unsigned long long ops;
+		if (!strncmp(line, "# function '", 12) && (q = strchr(line + 12, '\''))) {
+			size_t k = (size_t)(q - (line + 12));
+			if (k == 0 || k >= sizeof fn - 8)
+				k = 0;
+			snprintf(fn, sizeof fn, "%.*s", (int)k, line + 12);
+			for (char *p = fn; *p; p++)
+				if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+					*p = '_';
+		} else if (number_line(line, &v)) {
+			if (*fn) {
+				snprintf(m, sizeof m, "%s_MBps", fn);
+				wl_metric(c, m, v / 1e6, "MB/s", "higher");
+				fn[0] = 0;
+				nfn++;
+			} else if (ntime++ == 0) {
+				wl_metric(c, "total_s", v, "s", "lower");
+			}
+		} else if (sscanf(line, "Averaged %llu operations/sec", &ops) == 1) {
+			wl_metric(c, "ops_per_s", (double)ops, "ops/s", "higher");
+		}
+		l += n;
+		if (*l)
+			l++;
+	}
+	if (ntime > 1)
+		return wl_fail(c, "perf bench printed %d totals where one was expected", ntime);
+	if (c->nmetrics == before)
+		return wl_fail(c, "perf bench printed no figure this workload knows how to read");
+	jw_int(&c->details, "functions", nfn);
+	return 0;
+}
+
+static int perfbench_run(struct wctx *c)
+{
+	const char *perf = wl_param(c, "perf"), *bench = wl_param(c, "bench"), *opts = wl_param(c, "options");
+	char *argv[PB_ARGS + 8], bbuf[256], obuf[1024];
+	size_t n = 0;
+	struct sbuf out = { 0 };
+	struct run_result res;
+	int rc = -1;
+
+	if (access(perf, X_OK) != 0)
+		return wl_fail(c, "cannot execute %s: %s", perf, strerror(errno));
+	if (strlen(bench) >= sizeof bbuf || strlen(opts) >= sizeof obuf)
+		return wl_fail(c, "bench or options too long");
+	memcpy(bbuf, bench, strlen(bench) + 1);
+	memcpy(obuf, opts, strlen(opts) + 1);
+	argv[n++] = (char *)perf;
+	argv[n++] = "bench";
+	argv[n++] = "--format=simple";
+	/* "sched/messaging" or "sched messaging" */
+	for (char *p = bbuf; *p; p++)
+		if (*p == '/')
+			*p = ' ';
+	size_t words = 0;
+	for (char *save = NULL, *t = strtok_r(bbuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (*t == '-' || words == 2)
+			return wl_fail(c, "bench must be COLLECTION/BENCHMARK, e.g. sched/messaging (got \"%s\")", bench);
+		argv[n++] = t;
+		words++;
+	}
+	if (words != 2)
+		return wl_fail(c, "bench must be COLLECTION/BENCHMARK, e.g. sched/messaging (got \"%s\")", bench);
+	for (char *save = NULL, *t = strtok_r(obuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n >= PB_ARGS)
+			return wl_fail(c, "more than %d perf bench options", PB_ARGS - 8);
+		argv[n++] = t;
+	}
+	argv[n] = NULL;
+	if (run_capture(argv, &out, 0, &res) != 0)
+		return wl_fail(c, "cannot start perf: %s", strerror(errno));
+	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
+		char st[64];
+		status_text(res.status, st, sizeof st);
+		while (out.len && out.s[out.len - 1] == '\n')
+			out.s[--out.len] = 0;
+		const char *last = out.len ? strrchr(out.s, '\n') : NULL;
+		wl_fail(c, "perf bench %s %s: %.160s", bench, st, out.len ? (last ? last + 1 : out.s) : "no output");
+		goto done;
+	}
+	if (res.dropped) {
+		/* figures from part of the output could be the wrong ones */
+		wl_fail(c, "perf bench printed %llu bytes past the %u MiB kept", res.dropped, PROC_CAPTURE_MAX >> 20);
+		goto done;
+	}
+	rc = perfbench_figures(c, out.s ? out.s : "");
+done:
+	sb_free(&out);
+	return rc;
+}
+
+static const struct wparam perfbench_params[] = {
+	{ "bench", "sched/messaging", "COLLECTION/BENCHMARK as perf bench names them: sched/pipe, syscall/basic, futex/hash, mem/memcpy" },
+	{ "options", "", "the benchmark's own options, blank-separated: -l 1000, -s 1MB" },
+	{ "perf", "/usr/bin/perf", "the perf binary" },
+	{ NULL, NULL, NULL },
+};
+
+const struct workload wl_perfbench = {
+	.name = "perfbench",
+	.summary = "perf bench COLLECTION/BENCHMARK, figures from its --format=simple output",
+	.params = perfbench_params,
+	.needs = 0,
+	.run = perfbench_run,
+};
