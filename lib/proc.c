@@ -41,7 +41,7 @@ int reap_children(void)
 	return n;
 }
 
-int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res)
+static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res, int own_group)
 {
 	int pfd[2] = { -1, -1 };
 	double t0 = mono_now(), deadline = t0 + timeout_ms / 1000.0;
@@ -64,7 +64,8 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
 		int devnull = open("/dev/null", O_RDONLY);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		setpgid(0, 0);
+		if (own_group)
+			setpgid(0, 0);
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		if (out) {
@@ -75,7 +76,9 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
 		fprintf(stderr, "unable to run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
+	if (own_group)
+		setpgid(pid, pid);
+	pid_t target = own_group ? -pid : pid;
 	if (out) {
 		char buf[4096];
 		close(pfd[1]);
@@ -86,7 +89,7 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
 				double left = deadline - mono_now();
 				if (left <= 0) {
 					res->timed_out = 1;
-					kill(-pid, SIGKILL);
+					kill(target, SIGKILL);
 					break;
 				}
 				wait_ms = (int)(left * 1000) + 1;
@@ -126,7 +129,7 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
 		if (r == 0) {
 			if (mono_now() >= deadline) {
 				res->timed_out = 1;
-				kill(-pid, SIGKILL);
+				kill(target, SIGKILL);
 				continue;
 			}
 			usleep(10000);
@@ -134,4 +137,14 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
 	}
 	res->wall_s = mono_now() - t0;
 	return 0;
+}
+
+int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res)
+{
+	return capture(argv, out, timeout_ms, res, 1);
+}
+
+int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res)
+{
+	return capture(argv, out, timeout_ms, res, 0);
 }

@@ -24,6 +24,11 @@ struct run_result {
  * NULL; else inherited). timeout_ms 0: none. Returns 0 when it ran (look at
  * res), -1 when it could not be started. */
 int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res);
+/* The same, but the program stays in the caller's process group, so that
+ * killing the caller's group (a workload's watchdog) kills it and whatever
+ * it forked too: for the tools a workload drives (fio, perf). A timeout
+ * here kills the program only. */
+int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res);
 /* Text for a wait status: "exit 0", "killed by signal 9 (Killed)". */
 void status_text(int status, char *buf, size_t len);
 /* Reap every exited child without blocking; returns how many. */

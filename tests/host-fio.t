@@ -8,9 +8,10 @@
 . "$(dirname "$0")/lib.sh"
 FIO=$B/userland-stage/usr/bin/fio
 [ -x "$BB" ] && [ -x "$FIO" ] || skip_all "not built (run make)"
-plan 16
+plan 23
 d=$T/d
 mkdir -p "$d"
+tmp0=$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)
 jqok() { jq -e "$@" >/dev/null; }
 run() { "$BB" run fio --dir "$d" --fio "$FIO" "$@" 2>/dev/null; }
 
@@ -28,21 +29,21 @@ rwmixread=70
 J
 run --job "$T/mixed.fio" > "$T/r1"; rc=$?
 is "$rc" 0 "a job file from the plan runs"
-is "$(jq -r '.data.details | "\(.fio_version) \(.jobs) \(.j0_name) \(.j1_name)"' "$T/r1")" "fio-3.33 2 rr mix" \
-	"details: fio's version, the jobs and their names"
+is "$(jq -r '.data.details | "\(.fio_version) \(.jobs) \(.j0_name) \(.j1_name) \(.j0_sys_cpu_pct | type)"' "$T/r1")" "fio-3.33 2 rr mix number" \
+	"details: fio's version, the jobs, their names, and fio's CPU figures"
 is "$(jq -r '[.data.metrics[].name | select(startswith("j0_"))] | join(",")' "$T/r1")" \
-	"j0_read_bw,j0_read_iops,j0_read_clat_mean,j0_read_clat_p50,j0_read_clat_p99,j0_read_clat_p99.9,j0_usr_cpu,j0_sys_cpu" \
-	"the randread job: read figures only, and fio's CPU figures"
-is "$(jq -r '[.data.metrics[].name | select(startswith("j1_")) | select(test("_(read|write)_bw$"))] | join(",")' "$T/r1")" \
-	"j1_read_bw,j1_write_bw" "the mixed job: both directions"
+	"j0_read_MBps,j0_read_iops,j0_read_clat_mean_us,j0_read_clat_p50_us,j0_read_clat_p99_us,j0_read_clat_p99_9_us" \
+	"the randread job: read figures only"
+is "$(jq -r '[.data.metrics[].name | select(startswith("j1_")) | select(test("_(read|write)_MBps$"))] | join(",")' "$T/r1")" \
+	"j1_read_MBps,j1_write_MBps" "the mixed job: both directions"
 ok "every figure has a unit and a direction, and is a number >= 0" jqok \
-	'.data.metrics | length == 22 and all(.[]; (.unit|length>0) and (.better=="higher" or .better=="lower") and (.value|type=="number") and .value >= 0)' "$T/r1"
+	'.data.metrics | length == 18 and all(.[]; (.unit|length>0) and (.better=="higher" or .better=="lower") and (.value|type=="number") and .value >= 0)' "$T/r1"
 ok "latency percentiles are ordered: p50 <= p99 <= p99.9" jqok \
-	'[.data.metrics[] | {(.name): .value}] | add | .j0_read_clat_p50 <= .j0_read_clat_p99 and .j0_read_clat_p99 <= .["j0_read_clat_p99.9"]' "$T/r1"
+	'[.data.metrics[] | {(.name): .value}] | add | .j0_read_clat_p50_us <= .j0_read_clat_p99_us and .j0_read_clat_p99_us <= .j0_read_clat_p99_9_us' "$T/r1"
 
 run --options "rw=read bs=64k size=1M ioengine=sync" > "$T/r2"; rc=$?
 is "$rc" 0 "inline options run"
-is "$(jq -r '[.data.metrics[] | select(.name=="j0_read_bw") | .unit] | join("")' "$T/r2")" "MB/s" "inline: read bandwidth in MB/s"
+is "$(jq -r '[.data.metrics[] | select(.name=="j0_read_MBps") | .unit] | join("")' "$T/r2")" "MB/s" "inline: read bandwidth in MB/s"
 
 refused() { # refused DESC WANT-REGEX ARGS...
 	local desc=$1 want=$2; shift 2
@@ -59,7 +60,19 @@ printf '[a]\nrw=read\nsize=1M\n  include %s\n' "$T/dev.fio" > "$T/inc.fio"
 refused "a job file that includes another is refused" 'may not include' --job "$T/inc.fio"
 refused "inline ../ escapes are refused" 'outside this layout' --options "rw=write size=1M directory=$d/../x"
 refused "ioengine=sg is refused" 'ioengine=sg is refused' --options "rw=read size=1M ioengine=sg"
+refused "fio's own command-line options are refused inline (output=)" 'option output is refused' --options "rw=read size=1M output=$T/x"
+refused "a relative directory= (taken from the current directory) is refused" 'outside this layout' --options "rw=read size=1M directory=sub"
+refused "mem=mmapshared: naming a file outside is refused" 'names a file outside' --options "rw=read size=1M mem=mmapshared:/etc/x"
+refused "thread=0 (jobs as processes, which setsid out of the watchdog's reach) is refused" 'thread=0 is refused' --options "rw=read size=1M thread=0"
 run --options "rw=sideways size=1M" > "$T/bad"
 ok "fio's own refusal is a failed run with fio's reason" jqok '.data.status == "failed" and (.data.reason | test("fio exit 1: .*rw=sideways"))' "$T/bad"
-ok "... and nothing was left behind by the refused jobs" test ! -e "$T/ran" -a ! -e "$d/../x"
+ok "... and nothing was left behind by the refused jobs" test ! -e "$T/ran" -a ! -e "$d/../x" -a ! -e "$T/x"
+is "$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)" "$tmp0" "fio's job and JSON files in /tmp are removed"
+# a timed-out fio dies with the workload: its jobs are threads, not setsid()
+# processes outside the watchdog's process group
+mkdir -p "$T/k"
+"$BB" run fio --timeout 2 --dir "$T/k" --fio "$FIO" --options "rw=read size=1M time_based=1 runtime=60 numjobs=2" > "$T/to" 2>/dev/null
+is "$(jq -r .data.status "$T/to")" timeout "a run past its timeout is recorded as a timeout"
+sleep 0.5
+is "$(pgrep -f -- "--directory=$T/k" | wc -l)" 0 "... and no fio process is left running on the layout"
 done_testing

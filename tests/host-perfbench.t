@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 PERF=$B/userland-stage/usr/bin/perf
 [ -x "$BB" ] && [ -x "$PERF" ] || skip_all "not built (run make)"
-plan 10
+plan 12
 jqok() { jq -e "$@" >/dev/null; }
 run() { "$BB" run perfbench "$@" 2>/dev/null; }
 figs() { jq -r '[.data.metrics[] | "\(.name) \(.unit) \(.better)"] | join(",")' "$1"; }
@@ -37,4 +37,9 @@ fake 'echo "nan"; echo "1e999"; echo "-3"'
 ok "non-finite and negative numbers are not figures" jqok '.data.status == "failed"' "$T/o"
 fake "head -c 17000000 /dev/zero | tr '\\\\0' 1"
 ok "output past what is kept fails rather than reading part of it" jqok '.data.status == "failed" and (.data.reason | test("past the 16 MiB"))' "$T/o"
+# a timed-out perf bench dies with the workload, messaging tasks and all
+"$BB" run perfbench --timeout 2 --perf "$PERF" bench=sched/messaging "options=-g 2 -l 1000000" > "$T/to" 2>/dev/null
+is "$(jq -r .data.status "$T/to")" timeout "a perf bench past its timeout is recorded as a timeout"
+sleep 0.5
+is "$(pgrep -f -- "$PERF bench" | wc -l)" 0 "... and none of its processes is left running"
 done_testing

@@ -3,7 +3,7 @@
  * fio.sh) on the layout, with a job file the plan ships or inline job
  * options, and takes its figures from fio's --output-format=json: per job
  * and data direction, bandwidth, IOPS, completion latency mean and
- * p50/p99/p99.9, and fio's own CPU figures. Nothing is scraped from fio's
+ * p50/p99/p99.9 (fio's CPU figures go in details). Nothing is scraped from fio's
  * human output.
  *
  * fio is pointed at the layout with --directory (a mounted layout) or
@@ -21,28 +21,35 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "xio.h"
 #include "workload.h"
 
-#define FIO_ARGS 64		/* inline options, each one argument */
+#define FIO_JSON_MAX (64u << 20)	/* bytes of fio's JSON read */
 #define FIO_JOB_MAX (1u << 20)	/* bytes of job file read to check its targets */
 
 /* A target (filename=, directory=, ...) is allowed when it is the layout's
  * device, or a relative path (fio puts it under --directory), or a path
  * inside the layout's directory without "..". */
-static int target_ok(const char *val, const char *dir, const char *dev)
+static int target_ok(const char *val, const char *dir, const char *dev, int relative_ok)
 {
 	/* fio separates several filenames with ':' */
 	char buf[4096];
 	size_t n = strlen(val);
-	if (n >= sizeof buf)
+	if (n >= sizeof buf || n == 0)
 		return 0;
 	memcpy(buf, val, n + 1);
 	for (char *save = NULL, *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
 		if (strstr(t, ".."))
 			return 0;
-		if (t[0] != '/')
-			continue;
-		if (dev && !strcmp(t, dev))
+		if (t[0] != '/') {
+			/* fio puts a relative file name under --directory; with
+			 * no directory it would land in the current one */
+			if (dir && relative_ok)
+				continue;
+			return 0;
+		}
+		/* the raw device only when nothing is mounted on it */
+		if (dev && !dir && !strcmp(t, dev))
 			continue;
 		if (dir) {
 			size_t d = strlen(dir);
@@ -59,7 +66,13 @@ static int target_ok(const char *val, const char *dir, const char *dev)
 static const char *const fio_targets[] = { "filename", "directory", "opendir", "filename_format", NULL };
 static const char *const fio_refused[] = { "exec_prerun", "exec_postrun", "write_bw_log", "write_lat_log",
 	"write_iops_log", "write_hist_log", "write_iolog", "read_iolog", "replay_redirect", "trigger",
-	"trigger-file", "trigger-timeout", "ioscheduler", "merge_blktrace_file", NULL };
+	"trigger-file", "trigger-timeout", "ioscheduler", "merge_blktrace_file",
+	/* fio's command-line options, which inline options would reach */
+	"output", "output-format", "bandwidth-log", "aux-path", "daemonize", "client", "server",
+	"remote-config", "trigger-remote", "inflate-log", "debug", "section", "parse-only",
+	"merge-blktrace-only", "cmdhelp", "enghelp", "showcmd", "crctest", "minimal", "json",
+	"terse-version", "append-terse", "status-interval", "idle-prof", "alloc-size", "max-jobs",
+	"write_bw_log", "help", "version", NULL };
 static const char *const fio_engines_refused[] = { "sg", "exec", "external", "net", "netsplice", "http",
 	"nbd", NULL };
 
@@ -103,6 +116,11 @@ int fio_check_option(const char *opt, const char *dir, const char *dev, char *wh
 		snprintf(why, len, "fio option %s is refused in the appliance", key);
 		return -1;
 	}
+	/* jobs as processes call setsid() and would outlive the watchdog */
+	if (!strcmp(key, "thread") && *val && strcmp(val, "1")) {
+		snprintf(why, len, "fio thread=%s is refused: jobs run as threads here", val);
+		return -1;
+	}
 	if (!strcmp(key, "ioengine")) {
 		char e[64];
 		snprintf(e, sizeof e, "%.*s", (int)strcspn(val, ":"), val);
@@ -111,10 +129,17 @@ int fio_check_option(const char *opt, const char *dir, const char *dev, char *wh
 			return -1;
 		}
 	}
+	/* mem=mmapshared:/path and mmaphuge:/path name a file too */
+	if ((!strcmp(key, "mem") || !strcmp(key, "iomem")) && strchr(val, ':') && !target_ok(strchr(val, ':') + 1, dir, dev, 1)) {
+		snprintf(why, len, "fio %s=%.160s names a file outside this layout", key, val);
+		return -1;
+	}
 	if (in_list(fio_targets, key)) {
 		/* fio expands ${VAR} and $-macros in values: a target must be
-		 * what it says. */
-		if (strchr(val, '$') || strchr(val, '\\') || !target_ok(val, dir, dev)) {
+		 * what it says. A relative directory would be taken from the
+		 * current directory, not the layout's. */
+		int rel = strcmp(key, "directory") && strcmp(key, "opendir");
+		if (strchr(val, '$') || strchr(val, '\\') || !target_ok(val, dir, dev, rel)) {
 			snprintf(why, len, "fio %s=%.160s is outside this layout (%s)", key, val,
 				 dev ? dev : dir ? dir : "none");
 			return -1;
@@ -154,6 +179,13 @@ static double pct(const struct jv *clat, const char *key)
 	return p ? json_get_num(p, key, NAN) : NAN;
 }
 
+/* A figure fio gave; one it did not (percentiles turned off) is left out. */
+static void put(struct wctx *c, const char *name, double v, const char *unit, const char *better)
+{
+	if (isfinite(v) && v >= 0)
+		wl_metric(c, name, v, unit, better);
+}
+
 /* Figures from fio's JSON: 0, or -1 with the reason set. */
 int fio_figures(struct wctx *c, const char *json, size_t len)
 {
@@ -188,25 +220,27 @@ int fio_figures(struct wctx *c, const char *json, size_t len)
 			if (!x || json_get_num(x, "io_bytes", 0) <= 0)
 				continue;
 			const struct jv *clat = json_get(x, "clat_ns");
-			snprintf(m, sizeof m, "%s_%s_bw", pre, dirs[d]);
-			wl_metric(c, m, json_get_num(x, "bw_bytes", NAN) / 1e6, "MB/s", "higher");
+			snprintf(m, sizeof m, "%s_%s_MBps", pre, dirs[d]);
+			put(c, m, json_get_num(x, "bw_bytes", NAN) / 1e6, "MB/s", "higher");
 			snprintf(m, sizeof m, "%s_%s_iops", pre, dirs[d]);
-			wl_metric(c, m, json_get_num(x, "iops", NAN), "IO/s", "higher");
+			put(c, m, json_get_num(x, "iops", NAN), "IO/s", "higher");
 			if (clat) {
-				snprintf(m, sizeof m, "%s_%s_clat_mean", pre, dirs[d]);
-				wl_metric(c, m, json_get_num(clat, "mean", NAN) / 1e3, "us", "lower");
-				snprintf(m, sizeof m, "%s_%s_clat_p50", pre, dirs[d]);
-				wl_metric(c, m, pct(clat, "50.000000") / 1e3, "us", "lower");
-				snprintf(m, sizeof m, "%s_%s_clat_p99", pre, dirs[d]);
-				wl_metric(c, m, pct(clat, "99.000000") / 1e3, "us", "lower");
-				snprintf(m, sizeof m, "%s_%s_clat_p99.9", pre, dirs[d]);
-				wl_metric(c, m, pct(clat, "99.900000") / 1e3, "us", "lower");
+				static const char *const pk[] = { "50.000000", "99.000000", "99.900000" };
+				static const char *const pn[] = { "p50", "p99", "p99_9" };
+				snprintf(m, sizeof m, "%s_%s_clat_mean_us", pre, dirs[d]);
+				put(c, m, json_get_num(clat, "mean", NAN) / 1e3, "us", "lower");
+				for (size_t k = 0; k < 3; k++) {
+					snprintf(m, sizeof m, "%s_%s_clat_%s_us", pre, dirs[d], pn[k]);
+					put(c, m, pct(clat, pk[k]) / 1e3, "us", "lower");
+				}
 			}
 		}
-		snprintf(m, sizeof m, "%s_usr_cpu", pre);
-		wl_metric(c, m, json_get_num(j, "usr_cpu", NAN), "%", "lower");
-		snprintf(m, sizeof m, "%s_sys_cpu", pre);
-		wl_metric(c, m, json_get_num(j, "sys_cpu", NAN), "%", "lower");
+		/* fio's CPU figures are details, not figures: faster I/O uses
+		 * more CPU per second, which is not a regression. */
+		snprintf(m, sizeof m, "%s_usr_cpu_pct", pre);
+		jw_num(&c->details, m, json_get_num(j, "usr_cpu", NAN));
+		snprintf(m, sizeof m, "%s_sys_cpu_pct", pre);
+		jw_num(&c->details, m, json_get_num(j, "sys_cpu", NAN));
 		snprintf(m, sizeof m, "%s_name", pre);
 		jw_str(&c->details, m, name);
 	}
@@ -214,96 +248,119 @@ int fio_figures(struct wctx *c, const char *json, size_t len)
 	return c->nmetrics ? 0 : wl_fail(c, "fio's JSON has no job that did I/O");
 }
 
+/* Write text to a new file /tmp/bootbench-fio.XXXXXX (name into path). */
+static int write_temp(char *path, size_t len, const char *text, size_t n)
+{
+	snprintf(path, len, "/tmp/bootbench-fio.XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	if (text && write_all(fd, text, n) != (ssize_t)n) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * fio reads one job file that this function writes and checks: the inline
+ * options as a [global] section (so a job file's own values win over them),
+ * then the plan's job file (or one job named "inline"). Nothing but our own
+ * arguments reaches fio's command line, where getopt would take any prefix
+ * of an option name; fio's job-file parser takes exact names only. fio runs
+ * its jobs as threads: as processes they call setsid() and would outlive
+ * the watchdog's kill of the workload's process group.
+ */
 static int fio_run(struct wctx *c)
 {
 	const char *job = wl_param(c, "job"), *opts = wl_param(c, "options");
-	char *argv[FIO_ARGS + 8], why[256], out[64], target[4200], obuf[4096];
-	size_t n = 0;
-	struct sbuf text = { 0 }, log = { 0 };
+	char why[256], out[64] = "", jobpath[64] = "", outarg[80], target[4200], obuf[4096];
+	struct sbuf text = { 0 }, user = { 0 }, log = { 0 };
 	struct run_result res;
 	int rc = -1;
 
 	if (access(wl_param(c, "fio"), X_OK) != 0)
-		return wl_fail(c, "cannot execute %s: %s", wl_param(c, "fio"), strerror(errno));
+		return wl_fail(c, "unable to execute %s: %s", wl_param(c, "fio"), strerror(errno));
 	if (!*job && !*opts)
 		return wl_fail(c, "fio needs a job file (job=) or inline job options (options=)");
-	if (*job == '-')
-		return wl_fail(c, "fio job file %s: a name starting with '-' would be read as an option", job);
+	if (!c->dir && !c->dev)
+		return wl_fail(c, "fio needs a directory or a device");
+	if (strlen(opts) >= sizeof obuf)
+		return wl_fail(c, "fio options are longer than %zu bytes", sizeof obuf - 1);
+	sb_puts(&text, "; written by bootbench's fio workload\n[global]\nthread\n");
+	memcpy(obuf, opts, strlen(opts) + 1);
+	for (char *save = NULL, *t = strtok_r(obuf, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+		t += strspn(t, "-");
+		if (fio_check_option(t, c->dir, c->dev, why, sizeof why)) {
+			wl_fail(c, "options: %s", why);
+			goto done;
+		}
+		sb_printf(&text, "%s\n", t);
+	}
 	if (*job) {
 		char buf[8192];
 		ssize_t r;
 		int fd = open(job, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return wl_fail(c, "cannot open fio job file %s: %s", job, strerror(errno));
-		while ((r = read(fd, buf, sizeof buf)) > 0 && text.len < FIO_JOB_MAX)
-			sb_add(&text, buf, (size_t)r);
+		if (fd < 0) {
+			wl_fail(c, "unable to open fio job file %s: %s", job, strerror(errno));
+			goto done;
+		}
+		while ((r = read(fd, buf, sizeof buf)) > 0 && user.len < FIO_JOB_MAX)
+			sb_add(&user, buf, (size_t)r);
 		close(fd);
-		if (r < 0 || text.len >= FIO_JOB_MAX) {
-			sb_free(&text);
-			return wl_fail(c, "fio job file %s: %s", job, r < 0 ? strerror(errno) : "larger than 1 MiB");
+		if (r < 0 || user.len >= FIO_JOB_MAX) {
+			wl_fail(c, "fio job file %s: %s", job, r < 0 ? strerror(errno) : "larger than 1 MiB");
+			goto done;
 		}
-		if (!text.s || memchr(text.s, 0, text.len)) {
-			sb_free(&text);
-			return wl_fail(c, "fio job file %s is empty or holds a NUL byte", job);
+		if (!user.s || memchr(user.s, 0, user.len)) {
+			wl_fail(c, "fio job file %s is empty or holds a NUL byte", job);
+			goto done;
 		}
-		if (fio_check_jobfile(text.s, c->dir, c->dev, why, sizeof why)) {
-			sb_free(&text);
-			return wl_fail(c, "%s: %s", job, why);
+		if (fio_check_jobfile(user.s, c->dir, c->dev, why, sizeof why)) {
+			wl_fail(c, "%s: %s", job, why);
+			goto done;
 		}
-		sb_free(&text);
+		sb_printf(&text, "; %s\n", job);
+		sb_add(&text, user.s, user.len);
+		sb_putc(&text, '\n');
+	} else {
+		sb_puts(&text, "[inline]\n");
 	}
-	if (strlen(opts) >= sizeof obuf)
-		return wl_fail(c, "fio options are longer than %zu bytes", sizeof obuf - 1);
-	snprintf(out, sizeof out, "/tmp/bootbench-fio.%ld.json", (long)getpid());
-	unlink(out);
-	argv[n++] = (char *)wl_param(c, "fio");
-	argv[n++] = "--output-format=json";
-	static char outarg[80];
+	if (write_temp(jobpath, sizeof jobpath, text.s, text.len) != 0 ||
+	    write_temp(out, sizeof out, NULL, 0) != 0) {
+		wl_fail(c, "unable to write fio's job and output files in /tmp: %s", strerror(errno));
+		goto done;
+	}
 	snprintf(outarg, sizeof outarg, "--output=%s", out);
-	argv[n++] = outarg;
 	if (c->dir)
 		snprintf(target, sizeof target, "--directory=%s", c->dir);
-	else if (c->dev)
-		snprintf(target, sizeof target, "--filename=%s", c->dev);
 	else
-		return wl_fail(c, "fio needs a directory or a device");
-	argv[n++] = target;
-	if (*opts) {
-		memcpy(obuf, opts, strlen(opts) + 1);
-		if (!*job)
-			argv[n++] = "--name=inline";
-		for (char *save = NULL, *t = strtok_r(obuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-			if (n >= FIO_ARGS)
-				return wl_fail(c, "more than %d fio options", FIO_ARGS - 8);
-			if (fio_check_option(t, c->dir, c->dev, why, sizeof why))
-				return wl_fail(c, "options: %s", why);
-			/* "rw=randread" becomes "--rw=randread" */
-			size_t l = strlen(t);
-			char *a = malloc(l + 3);
-			if (!a)
-				return wl_fail(c, "out of memory");
-			a[0] = a[1] = '-';
-			memcpy(a + 2, t[0] == '-' ? t + strspn(t, "-") : t, l + 1);
-			argv[n++] = a;
-		}
-	}
-	if (*job)
-		argv[n++] = (char *)job;
-	argv[n] = NULL;
-	if (run_capture(argv, &log, 0, &res) != 0) {
-		wl_fail(c, "cannot start fio: %s", strerror(errno));
+		snprintf(target, sizeof target, "--filename=%s", c->dev);
+	char *argv[] = { (char *)wl_param(c, "fio"), "--output-format=json", outarg, target, jobpath, NULL };
+	if (run_capture_here(argv, &log, 0, &res) != 0) {
+		wl_fail(c, "unable to start fio: %s", strerror(errno));
 		goto done;
 	}
 	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
 		char st[64];
 		status_text(res.status, st, sizeof st);
-		/* fio's last line says why */
+		/* fio's first "fio: " line says why ("failed parsing rw=x"; the
+		 * last is only "job dropped"); else its last line */
 		while (log.len && (log.s[log.len - 1] == '\n'))
 			log.s[--log.len] = 0;
-		const char *last = log.len ? strrchr(log.s, '\n') : NULL;
-		wl_fail(c, "fio %s: %.180s", st, log.len ? (last ? last + 1 : log.s) : "no output");
+		const char *why_l = NULL;
+		for (const char *l = log.s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+			if (!strncmp(l, "fio: ", 5)) {
+				why_l = l;
+				break;
+			}
+		if (!why_l && log.len)
+			why_l = strrchr(log.s, '\n') ? strrchr(log.s, '\n') + 1 : log.s;
+		wl_fail(c, "fio %s: %.*s", st, why_l ? (int)strcspn(why_l, "\n") : 9, why_l ? why_l : "no output");
 		goto done;
 	}
+	sb_reset(&text);
 	{
 		int fd = open(out, O_RDONLY | O_CLOEXEC);
 		char buf[8192];
@@ -312,7 +369,7 @@ static int fio_run(struct wctx *c)
 			wl_fail(c, "fio wrote no JSON (%s): %s", out, strerror(errno));
 			goto done;
 		}
-		while ((r = read(fd, buf, sizeof buf)) > 0 && text.len < (64u << 20))
+		while ((r = read(fd, buf, sizeof buf)) > 0 && text.len < FIO_JSON_MAX)
 			sb_add(&text, buf, (size_t)r);
 		close(fd);
 		if (r != 0) {
@@ -322,8 +379,12 @@ static int fio_run(struct wctx *c)
 	}
 	rc = fio_figures(c, text.s ? text.s : "", text.len);
 done:
-	unlink(out);
+	if (*out)
+		unlink(out);
+	if (*jobpath)
+		unlink(jobpath);
 	sb_free(&text);
+	sb_free(&user);
 	sb_free(&log);
 	return rc;
 }

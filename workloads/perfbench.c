@@ -39,6 +39,14 @@ static int number_line(const char *l, double *v)
 	return errno == 0 && *end == 0 && isfinite(*v);
 }
 
+static int has_metric(const struct wctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nmetrics; i++)
+		if (!strcmp(c->metrics[i].name, name))
+			return 1;
+	return 0;
+}
+
 /* Figures from perf bench's output: 0, or -1 with the reason set. */
 int perfbench_figures(struct wctx *c, const char *text)
 {
@@ -55,8 +63,8 @@ int perfbench_figures(struct wctx *c, const char *text)
 		unsigned long long ops;
 		if (!strncmp(line, "# function '", 12) && (q = strchr(line + 12, '\''))) {
 			size_t k = (size_t)(q - (line + 12));
-			if (k == 0 || k >= sizeof fn - 8)
-				k = 0;
+			if (k >= sizeof fn)
+				k = sizeof fn - 1;	/* a long name is cut, never lost */
 			snprintf(fn, sizeof fn, "%.*s", (int)k, line + 12);
 			for (char *p = fn; *p; p++)
 				if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
@@ -64,6 +72,8 @@ int perfbench_figures(struct wctx *c, const char *text)
 		} else if (number_line(line, &v)) {
 			if (*fn) {
 				snprintf(m, sizeof m, "%s_MBps", fn);
+				if (has_metric(c, m))
+					return wl_fail(c, "perf bench printed two figures for %s", fn);
 				wl_metric(c, m, v / 1e6, "MB/s", "higher");
 				fn[0] = 0;
 				nfn++;
@@ -71,6 +81,8 @@ int perfbench_figures(struct wctx *c, const char *text)
 				wl_metric(c, "total_s", v, "s", "lower");
 			}
 		} else if (sscanf(line, "Averaged %llu operations/sec", &ops) == 1) {
+			if (has_metric(c, "ops_per_s"))
+				return wl_fail(c, "perf bench printed two averaged figures");
 			wl_metric(c, "ops_per_s", (double)ops, "ops/s", "higher");
 		}
 		l += n;
@@ -95,7 +107,7 @@ static int perfbench_run(struct wctx *c)
 	int rc = -1;
 
 	if (access(perf, X_OK) != 0)
-		return wl_fail(c, "cannot execute %s: %s", perf, strerror(errno));
+		return wl_fail(c, "unable to execute %s: %s", perf, strerror(errno));
 	if (strlen(bench) >= sizeof bbuf || strlen(opts) >= sizeof obuf)
 		return wl_fail(c, "bench or options too long");
 	memcpy(bbuf, bench, strlen(bench) + 1);
@@ -118,12 +130,12 @@ static int perfbench_run(struct wctx *c)
 		return wl_fail(c, "bench must be COLLECTION/BENCHMARK, e.g. sched/messaging (got \"%s\")", bench);
 	for (char *save = NULL, *t = strtok_r(obuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		if (n >= PB_ARGS)
-			return wl_fail(c, "more than %d perf bench options", PB_ARGS - 8);
+			return wl_fail(c, "too many perf bench options (at most %d words)", PB_ARGS - 5);
 		argv[n++] = t;
 	}
 	argv[n] = NULL;
-	if (run_capture(argv, &out, 0, &res) != 0)
-		return wl_fail(c, "cannot start perf: %s", strerror(errno));
+	if (run_capture_here(argv, &out, 0, &res) != 0)
+		return wl_fail(c, "unable to start perf: %s", strerror(errno));
 	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
 		char st[64];
 		status_text(res.status, st, sizeof st);
