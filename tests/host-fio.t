@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 FIO=$B/userland-stage/usr/bin/fio
 [ -x "$BB" ] && [ -x "$FIO" ] || skip_all "not built (run make)"
-plan 23
+plan 32
 d=$T/d
 mkdir -p "$d"
 tmp0=$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)
@@ -53,20 +53,36 @@ refused() { # refused DESC WANT-REGEX ARGS...
 printf '[a]\nrw=write\nsize=1M\nfilename=/dev/nosuchdisk\n' > "$T/dev.fio"
 refused "a job naming a device that is not the layout's is refused" 'filename=/dev/nosuchdisk is outside this layout' --job "$T/dev.fio"
 printf '[a]\nrw=write\nsize=1M\nfilename = ${HOME}/x\n' > "$T/env.fio"
-refused "a target fio would expand (\${VAR}) is refused" 'outside this layout' --job "$T/env.fio"
+refused "a target fio would expand (\${VAR}) is refused" "holds '\\\$'" --job "$T/env.fio"
 printf '[a]\nrw=read\nsize=1M\nexec_prerun=touch %s\n' "$T/ran" > "$T/exec.fio"
-refused "exec_prerun is refused, and nothing ran" 'exec_prerun is refused' --job "$T/exec.fio"
+refused "exec_prerun is refused, and nothing ran" 'option exec_prerun is not one the appliance allows' --job "$T/exec.fio"
 printf '[a]\nrw=read\nsize=1M\n  include %s\n' "$T/dev.fio" > "$T/inc.fio"
 refused "a job file that includes another is refused" 'may not include' --job "$T/inc.fio"
 refused "inline ../ escapes are refused" 'outside this layout' --options "rw=write size=1M directory=$d/../x"
-refused "ioengine=sg is refused" 'ioengine=sg is refused' --options "rw=read size=1M ioengine=sg"
-refused "fio's own command-line options are refused inline (output=)" 'option output is refused' --options "rw=read size=1M output=$T/x"
+refused "ioengine=sg is refused" 'ioengine=sg is not one' --options "rw=read size=1M ioengine=sg"
+refused "fio's own command-line options are refused inline (output=)" 'option output is not one' --options "rw=read size=1M output=$T/x"
 refused "a relative directory= (taken from the current directory) is refused" 'outside this layout' --options "rw=read size=1M directory=sub"
-refused "mem=mmapshared: naming a file outside is refused" 'names a file outside' --options "rw=read size=1M mem=mmapshared:/etc/x"
+refused "mem=mmapshared: naming a file outside is refused" 'option mem is not one' --options "rw=read size=1M mem=mmapshared:/etc/x"
+# the ways past a blacklist that review found: fio strips any isspace(),
+# expands ${VAR} inside option names, takes include followed by anything,
+# and job names are file names
+printf '[a]\nrw=read\nsize=64k\n\fexec_prerun=touch %s\n' "$T/ran" > "$T/ff.fio"
+refused "a form feed before an option is refused" 'control character' --job "$T/ff.fio"
+refused "a form feed inline splits the option, which is then checked" 'exec_prerun is not one' --options "$(printf 'rw=read size=64k \fexec_prerun=touch %s' "$T/ran")"
+printf '[a]\nrw=read\nexec_pre${NOSUCH}run=touch %s\n' "$T/ran" > "$T/var.fio"
+refused "\${VAR} inside an option name is refused" "holds '\\\$'" --job "$T/var.fio"
+printf '[a]\nrw=read\ninclude=%s\n' "$T/exec.fio" > "$T/inc2.fio"
+refused "include= (fio takes any character after include) is refused" 'may not include' --job "$T/inc2.fio"
+refused "include inline is refused" 'not sections or includes' --options "include=$T/exec.fio"
+printf '[../esc]\nrw=write\nsize=64k\n' > "$T/sec.fio"
+refused "a job name with .. (a file name under the directory) is refused" 'fio section' --job "$T/sec.fio"
+refused "a section inline is refused" 'not sections or includes' --options "rw=write size=64k [../esc]"
+refused "e4defrag (donorname opens and truncates a file) is refused" 'ioengine=e4defrag is not one' --options "rw=write size=64k ioengine=e4defrag donorname=../v"
+refused "cgroup= is refused" 'option cgroup is not one' --options "rw=read size=64k cgroup=../../x"
 refused "thread=0 (jobs as processes, which setsid out of the watchdog's reach) is refused" 'thread=0 is refused' --options "rw=read size=1M thread=0"
 run --options "rw=sideways size=1M" > "$T/bad"
 ok "fio's own refusal is a failed run with fio's reason" jqok '.data.status == "failed" and (.data.reason | test("fio exit 1: .*rw=sideways"))' "$T/bad"
-ok "... and nothing was left behind by the refused jobs" test ! -e "$T/ran" -a ! -e "$d/../x" -a ! -e "$T/x"
+ok "... and nothing was left behind by the refused jobs" test ! -e "$T/ran" -a ! -e "$d/../x" -a ! -e "$T/x" -a ! -e "$T/esc.0.0"
 is "$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)" "$tmp0" "fio's job and JSON files in /tmp are removed"
 # a timed-out fio dies with the workload: its jobs are threads, not setsid()
 # processes outside the watchdog's process group

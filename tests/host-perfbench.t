@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 PERF=$B/userland-stage/usr/bin/perf
 [ -x "$BB" ] && [ -x "$PERF" ] || skip_all "not built (run make)"
-plan 12
+plan 15
 jqok() { jq -e "$@" >/dev/null; }
 run() { "$BB" run perfbench "$@" 2>/dev/null; }
 figs() { jq -r '[.data.metrics[] | "\(.name) \(.unit) \(.better)"] | join(",")' "$1"; }
@@ -28,9 +28,15 @@ ok "a benchmark perf does not have is a failed run with perf's reason" jqok \
 run --perf "$PERF" bench=sched > "$T/n2"
 ok "a name that is not COLLECTION/BENCHMARK is refused" jqok '.data.status == "failed" and (.data.reason | test("COLLECTION/BENCHMARK"))' "$T/n2"
 
+run --perf "$PERF" bench=mem/memcpy "options=-s 1MB -c" > "$T/c"
+ok "mem's -c (cycles where bytes/s is read) is refused" jqok '.data.status == "failed" and (.data.reason | test("cycles"))' "$T/c"
+run --perf "$PERF" bench=sched/all > "$T/all"
+ok "\"all\" (many benchmarks, many totals) is refused before it runs" jqok '.data.status == "failed" and (.data.reason | test("name one"))' "$T/all"
 fake() { printf '#!/bin/sh\n%s\n' "$1" > "$T/perf"; chmod +x "$T/perf"; run --perf "$T/perf" bench=sched/pipe > "$T/o"; }
 fake 'echo "# Running sched/pipe benchmark..."; echo "hello"'
 ok "output with no figure in it fails, and says so" jqok '.data.status == "failed" and (.data.reason | test("no figure"))' "$T/o"
+fake 'echo "Averaged 100000 ADD operations (+- 0.00%)"'
+ok "an Averaged line that is not operations/sec is no figure" jqok '.data.status == "failed" and (.data.reason | test("no figure"))' "$T/o"
 fake 'echo 1.5; echo 2.5'
 ok "two totals where one is expected fail" jqok '.data.status == "failed" and (.data.reason | test("2 totals"))' "$T/o"
 fake 'echo "nan"; echo "1e999"; echo "-3"'

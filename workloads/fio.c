@@ -24,7 +24,7 @@
 #include "xio.h"
 #include "workload.h"
 
-#define FIO_JSON_MAX (64u << 20)	/* bytes of fio's JSON read */
+#define FIO_JSON_MAX (8u << 20)	/* bytes of fio's JSON read */
 #define FIO_JOB_MAX (1u << 20)	/* bytes of job file read to check its targets */
 
 /* A target (filename=, directory=, ...) is allowed when it is the layout's
@@ -61,20 +61,38 @@ static int target_ok(const char *val, const char *dir, const char *dev, int rela
 	return 1;
 }
 
-/* Options that name where fio does I/O, and options that let a job run a
- * program, load code or write files outside the layout. */
-static const char *const fio_targets[] = { "filename", "directory", "opendir", "filename_format", NULL };
-static const char *const fio_refused[] = { "exec_prerun", "exec_postrun", "write_bw_log", "write_lat_log",
-	"write_iops_log", "write_hist_log", "write_iolog", "read_iolog", "replay_redirect", "trigger",
-	"trigger-file", "trigger-timeout", "ioscheduler", "merge_blktrace_file",
-	/* fio's command-line options, which inline options would reach */
-	"output", "output-format", "bandwidth-log", "aux-path", "daemonize", "client", "server",
-	"remote-config", "trigger-remote", "inflate-log", "debug", "section", "parse-only",
-	"merge-blktrace-only", "cmdhelp", "enghelp", "showcmd", "crctest", "minimal", "json",
-	"terse-version", "append-terse", "status-interval", "idle-prof", "alloc-size", "max-jobs",
-	"write_bw_log", "help", "version", NULL };
-static const char *const fio_engines_refused[] = { "sg", "exec", "external", "net", "netsplice", "http",
-	"nbd", NULL };
+/*
+ * What a job may say: an allowlist, because fio's parser differs from any
+ * checker in ways a blacklist cannot follow (it strips every isspace()
+ * character, expands ${VAR} anywhere in a line, takes "include" followed by
+ * any character, and many options open files: cgroup, mem=mmap:FILE,
+ * e4defrag's donorname, verify state). Lines are refused outright when they
+ * hold '$' or a control character, or start with "include"; section names
+ * are plain words (a job name is a file name under --directory).
+ */
+static const char *const fio_allowed[] = {
+	"rw", "readwrite", "rwmixread", "rwmixwrite", "bs", "blocksize", "bsrange", "blocksize_range",
+	"bssplit", "ba", "blockalign", "size", "filesize", "io_size", "io_limit", "offset", "offset_increment",
+	"nrfiles", "nr_files", "openfiles", "numjobs", "iodepth", "iodepth_batch", "iodepth_batch_submit",
+	"iodepth_batch_complete", "iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+	"direct", "buffered", "ioengine", "runtime", "timeout", "time_based", "ramp_time", "startdelay",
+	"fsync", "fdatasync", "end_fsync", "fsync_on_close", "sync", "randrepeat", "randseed", "norandommap",
+	"random_distribution", "percentage_random", "random_generator", "loops", "thread", "group_reporting",
+	"stonewall", "wait_for_previous", "new_group", "invalidate", "create_serialize", "create_fsync",
+	"create_on_open", "create_only", "fallocate", "overwrite", "unlink", "unlink_each_loop", "zero_buffers",
+	"refill_buffers", "scramble_buffers", "buffer_compress_percentage", "buffer_compress_chunk",
+	"dedupe_percentage", "rate", "rate_min", "rate_iops", "rate_iops_min", "rate_process", "rate_cycle",
+	"thinktime", "thinktime_spin", "thinktime_blocks", "nice", "prio", "prioclass", "cpus_allowed",
+	"cpus_allowed_policy", "lat_percentiles", "clat_percentiles", "slat_percentiles", "percentile_list",
+	"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement", "filename", "directory",
+	"file_service_type", "pre_read", "gtod_reduce", "clocksource", "kb_base", "unit_base", "hipri",
+	"fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "nonvectored", "uncached",
+	"zonemode", "zonesize", "zonerange", "max_open_zones", "fadvise_hint", "write_barrier",
+	"allow_file_create", "allow_mounted_write", "serialize_overlap", "exitall", "exitall_on_error",
+	"continue_on_error", "ignore_error", "error_dump", "number_ios", "bs_unaligned", "rwmix",
+	"file_append", "trim_percentage", "trim_backlog", "iomem_align", "mem_align", "userspace_reap", NULL };
+static const char *const fio_engines[] = { "psync", "sync", "pvsync", "pvsync2", "vsync", "io_uring",
+	"posixaio", "mmap", "null", "splice", "falloc", "ftruncate", NULL };
 
 static int in_list(const char *const *l, const char *k)
 {
@@ -84,14 +102,38 @@ static int in_list(const char *const *l, const char *k)
 	return 0;
 }
 
-/* One "key=value" (or "key" alone) option line; 0 ok, else the reason in why. */
+/* Characters a file name here may have. */
+static int plain_path(const char *v)
+{
+	for (; *v; v++)
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') ||
+		      *v == '_' || *v == '-' || *v == '.' || *v == '/' || *v == ':'))
+			return 0;
+	return 1;
+}
+
+/* A line fio would read differently from us is refused whole. */
+static int line_ok(const char *l, char *why, size_t len)
+{
+	for (const unsigned char *p = (const unsigned char *)l; *p; p++)
+		if ((*p < 0x20 && *p != '\t' && *p != '\r') || *p == 0x7f || *p == '$') {
+			snprintf(why, len, "fio job text holds %s, which fio would expand or strip: refused",
+				 *p == '$' ? "'$'" : "a control character");
+			return -1;
+		}
+	return 0;
+}
+
+/* One "key=value" (or "key" alone) option; 0 ok, else the reason in why. */
 int fio_check_option(const char *opt, const char *dir, const char *dev, char *why, size_t len)
 {
 	char key[64], val[4096];
 	size_t k, m;
 
-	opt += strspn(opt, " \t-");
-	k = strcspn(opt, "= \t\r\n");
+	if (line_ok(opt, why, len))
+		return -1;
+	opt += strspn(opt, " \t\r");
+	k = strcspn(opt, "= \t\r");
 	if (k >= sizeof key) {
 		snprintf(why, len, "fio option name %.40s... is too long", opt);
 		return -1;
@@ -112,36 +154,26 @@ int fio_check_option(const char *opt, const char *dir, const char *dev, char *wh
 	}
 	memcpy(val, opt, m);
 	val[m] = 0;
-	if (in_list(fio_refused, key)) {
-		snprintf(why, len, "fio option %s is refused in the appliance", key);
+	if (!in_list(fio_allowed, key)) {
+		snprintf(why, len, "fio option %.60s is not one the appliance allows (docs/workloads.md lists them)", key);
 		return -1;
 	}
 	/* jobs as processes call setsid() and would outlive the watchdog */
 	if (!strcmp(key, "thread") && *val && strcmp(val, "1")) {
-		snprintf(why, len, "fio thread=%s is refused: jobs run as threads here", val);
+		snprintf(why, len, "fio thread=%.40s is refused: jobs run as threads here", val);
 		return -1;
 	}
-	if (!strcmp(key, "ioengine")) {
-		char e[64];
-		snprintf(e, sizeof e, "%.*s", (int)strcspn(val, ":"), val);
-		if (in_list(fio_engines_refused, e)) {
-			snprintf(why, len, "fio ioengine=%s is refused in the appliance", e);
-			return -1;
-		}
-	}
-	/* mem=mmapshared:/path and mmaphuge:/path name a file too */
-	if ((!strcmp(key, "mem") || !strcmp(key, "iomem")) && strchr(val, ':') && !target_ok(strchr(val, ':') + 1, dir, dev, 1)) {
-		snprintf(why, len, "fio %s=%.160s names a file outside this layout", key, val);
+	if (!strcmp(key, "ioengine") && !in_list(fio_engines, val)) {
+		snprintf(why, len, "fio ioengine=%.60s is not one the appliance allows", val);
 		return -1;
 	}
-	if (in_list(fio_targets, key)) {
-		/* fio expands ${VAR} and $-macros in values: a target must be
-		 * what it says. A relative directory would be taken from the
-		 * current directory, not the layout's. */
-		int rel = strcmp(key, "directory") && strcmp(key, "opendir");
-		if (strchr(val, '$') || strchr(val, '\\') || !target_ok(val, dir, dev, rel)) {
+	if (!strcmp(key, "filename") || !strcmp(key, "directory")) {
+		/* a relative directory would be taken from the current
+		 * directory, not the layout's */
+		int rel = strcmp(key, "directory");
+		if (!plain_path(val) || !target_ok(val, dir, dev, rel)) {
 			snprintf(why, len, "fio %s=%.160s is outside this layout (%s)", key, val,
-				 dev ? dev : dir ? dir : "none");
+				 dev && !dir ? dev : dir ? dir : "none");
 			return -1;
 		}
 	}
@@ -161,13 +193,23 @@ int fio_check_jobfile(const char *text, const char *dir, const char *dev, char *
 		}
 		memcpy(line, l, n);
 		line[n] = 0;
+		if (line_ok(line, why, len))
+			return -1;
 		const char *t = line + strspn(line, " \t\r");
-		if (!strncmp(t, "include", 7) && (t[7] == ' ' || t[7] == '\t')) {
+		if (!strncmp(t, "include", 7)) {
 			snprintf(why, len, "fio job files may not include other files here");
 			return -1;
 		}
-		if (*t && *t != ';' && *t != '#' && *t != '[' && fio_check_option(t, dir, dev, why, len))
+		if (*t == '[') {
+			/* a job name is a file name under --directory */
+			size_t w = strspn(t + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+			if (w == 0 || w > 40 || t[1 + w] != ']' || strstr(t, "..")) {
+				snprintf(why, len, "fio section %.60s: names are letters, digits, '_', '-', '.'", t);
+				return -1;
+			}
+		} else if (*t && *t != ';' && *t != '#' && fio_check_option(t, dir, dev, why, len)) {
 			return -1;
+		}
 		l = *e ? e + 1 : e;
 	}
 	return 0;
@@ -290,9 +332,11 @@ static int fio_run(struct wctx *c)
 		return wl_fail(c, "fio options are longer than %zu bytes", sizeof obuf - 1);
 	sb_puts(&text, "; written by bootbench's fio workload\n[global]\nthread\n");
 	memcpy(obuf, opts, strlen(opts) + 1);
-	for (char *save = NULL, *t = strtok_r(obuf, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+	for (char *save = NULL, *t = strtok_r(obuf, " \t\r\n\f\v", &save); t; t = strtok_r(NULL, " \t\r\n\f\v", &save)) {
 		t += strspn(t, "-");
-		if (fio_check_option(t, c->dir, c->dev, why, sizeof why)) {
+		if (*t == '[' || !strncmp(t, "include", 7) || fio_check_option(t, c->dir, c->dev, why, sizeof why)) {
+			if (*t == '[' || !strncmp(t, "include", 7))
+				snprintf(why, sizeof why, "%.60s: inline options are options, not sections or includes", t);
 			wl_fail(c, "options: %s", why);
 			goto done;
 		}
@@ -373,7 +417,7 @@ static int fio_run(struct wctx *c)
 			sb_add(&text, buf, (size_t)r);
 		close(fd);
 		if (r != 0) {
-			wl_fail(c, "fio's JSON: %s", r < 0 ? strerror(errno) : "larger than 64 MiB");
+			wl_fail(c, "fio's JSON: %s", r < 0 ? strerror(errno) : "larger than 8 MiB");
 			goto done;
 		}
 	}

@@ -61,6 +61,7 @@ int perfbench_figures(struct wctx *c, const char *text)
 		double v;
 		const char *q;
 		unsigned long long ops;
+		int pos;
 		if (!strncmp(line, "# function '", 12) && (q = strchr(line + 12, '\''))) {
 			size_t k = (size_t)(q - (line + 12));
 			if (k >= sizeof fn)
@@ -80,7 +81,7 @@ int perfbench_figures(struct wctx *c, const char *text)
 			} else if (ntime++ == 0) {
 				wl_metric(c, "total_s", v, "s", "lower");
 			}
-		} else if (sscanf(line, "Averaged %llu operations/sec", &ops) == 1) {
+		} else if (pos = 0, sscanf(line, "Averaged %llu operations/sec%n", &ops, &pos) == 1 && pos > 0) {
 			if (has_metric(c, "ops_per_s"))
 				return wl_fail(c, "perf bench printed two averaged figures");
 			wl_metric(c, "ops_per_s", (double)ops, "ops/s", "higher");
@@ -123,6 +124,8 @@ static int perfbench_run(struct wctx *c)
 	for (char *save = NULL, *t = strtok_r(bbuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		if (*t == '-' || words == 2)
 			return wl_fail(c, "bench must be COLLECTION/BENCHMARK, e.g. sched/messaging (got \"%s\")", bench);
+		if (!strcmp(t, "all"))
+			return wl_fail(c, "bench \"%s\": \"all\" runs many benchmarks; name one", bench);
 		argv[n++] = t;
 		words++;
 	}
@@ -131,6 +134,9 @@ static int perfbench_run(struct wctx *c)
 	for (char *save = NULL, *t = strtok_r(obuf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		if (n >= PB_ARGS)
 			return wl_fail(c, "too many perf bench options (at most %d words)", PB_ARGS - 5);
+		/* mem's -c/--cycles prints cycles per byte where bytes/s is read */
+		if (!strcmp(t, "-c") || !strncmp(t, "--cycles", 8) || (t[0] == '-' && t[1] != '-' && strchr(t, 'c') && !strcmp(argv[3], "mem")))
+			return wl_fail(c, "perf bench option %s (cycles, not bytes/s) is refused", t);
 		argv[n++] = t;
 	}
 	argv[n] = NULL;
