@@ -12,6 +12,7 @@ plan 32
 d=$T/d
 mkdir -p "$d"
 tmp0=$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)
+litter() { ls "$d"/bootbench-fio.* /tmp/bootbench-fio.* 2>/dev/null | wc -l; }
 jqok() { jq -e "$@" >/dev/null; }
 run() { "$BB" run fio --dir "$d" --fio "$FIO" "$@" 2>/dev/null; }
 
@@ -83,7 +84,7 @@ refused "thread=0 (jobs as processes, which setsid out of the watchdog's reach) 
 run --options "rw=sideways size=1M" > "$T/bad"
 ok "fio's own refusal is a failed run with fio's reason" jqok '.data.status == "failed" and (.data.reason | test("fio exit 1: .*rw=sideways"))' "$T/bad"
 ok "... and nothing was left behind by the refused jobs" test ! -e "$T/ran" -a ! -e "$d/../x" -a ! -e "$T/x" -a ! -e "$T/esc.0.0"
-is "$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)" "$tmp0" "fio's job and JSON files in /tmp are removed"
+is "$(litter)" "$tmp0" "fio's job and JSON files are removed after each run"
 # a timed-out fio dies with the workload: its jobs are threads, not setsid()
 # processes outside the watchdog's process group
 mkdir -p "$T/k"

@@ -290,10 +290,15 @@ int fio_figures(struct wctx *c, const char *json, size_t len)
 	return c->nmetrics ? 0 : wl_fail(c, "fio's JSON has no job that did I/O");
 }
 
-/* Write text to a new file /tmp/bootbench-fio.XXXXXX (name into path). */
-static int write_temp(char *path, size_t len, const char *text, size_t n)
+/* Write text to a new file DIR/bootbench-fio.XXXXXX (name into path). In
+ * the layout's directory when it has one: a run killed at its timeout
+ * cannot remove them, and the layout goes with the run; /tmp otherwise. */
+static int write_temp(char *path, size_t len, const char *dir, const char *text, size_t n)
 {
-	snprintf(path, len, "/tmp/bootbench-fio.XXXXXX");
+	if (snprintf(path, len, "%s/bootbench-fio.XXXXXX", dir ? dir : "/tmp") >= (int)len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	int fd = mkstemp(path);
 	if (fd < 0)
 		return -1;
@@ -317,7 +322,7 @@ static int write_temp(char *path, size_t len, const char *text, size_t n)
 static int fio_run(struct wctx *c)
 {
 	const char *job = wl_param(c, "job"), *opts = wl_param(c, "options");
-	char why[256], out[64] = "", jobpath[64] = "", outarg[80], target[4200], obuf[4096];
+	char why[256], out[4200] = "", jobpath[4200] = "", outarg[4220], target[4200], obuf[4096];
 	struct sbuf text = { 0 }, user = { 0 }, log = { 0 };
 	struct run_result res;
 	int rc = -1;
@@ -371,9 +376,9 @@ static int fio_run(struct wctx *c)
 	} else {
 		sb_puts(&text, "[inline]\n");
 	}
-	if (write_temp(jobpath, sizeof jobpath, text.s, text.len) != 0 ||
-	    write_temp(out, sizeof out, NULL, 0) != 0) {
-		wl_fail(c, "unable to write fio's job and output files in /tmp: %s", strerror(errno));
+	if (write_temp(jobpath, sizeof jobpath, c->dir, text.s, text.len) != 0 ||
+	    write_temp(out, sizeof out, c->dir, NULL, 0) != 0) {
+		wl_fail(c, "unable to write fio's job and output files in %s: %s", c->dir ? c->dir : "/tmp", strerror(errno));
 		goto done;
 	}
 	snprintf(outarg, sizeof outarg, "--output=%s", out);
