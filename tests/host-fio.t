@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 FIO=$B/userland-stage/usr/bin/fio
 [ -x "$BB" ] && [ -x "$FIO" ] || skip_all "not built (run make)"
-plan 32
+plan 33
 d=$T/d
 mkdir -p "$d"
 tmp0=$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)
@@ -52,6 +52,8 @@ refused() { # refused DESC WANT-REGEX ARGS...
 	ok "$desc" jqok --arg w "$want" '.data.status == "failed" and (.data.reason | test($w)) and (.data.metrics | length == 0)' "$T/rf"
 }
 printf '[a]\nrw=write\nsize=1M\nfilename=/dev/nosuchdisk\n' > "$T/dev.fio"
+: > "$T/empty.fio"
+refused "an empty job file is refused" 'is empty' --job "$T/empty.fio"
 refused "a job naming a device that is not the layout's is refused" 'filename=/dev/nosuchdisk is outside this layout' --job "$T/dev.fio"
 printf '[a]\nrw=write\nsize=1M\nfilename = ${HOME}/x\n' > "$T/env.fio"
 refused "a target fio would expand (\${VAR}) is refused" "holds '\\\$'" --job "$T/env.fio"

@@ -348,21 +348,22 @@ static int fio_run(struct wctx *c)
 		sb_printf(&text, "%s\n", t);
 	}
 	if (*job) {
-		char buf[8192];
-		ssize_t r;
+		size_t ulen = 0;
 		int fd = open(job, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			wl_fail(c, "unable to open fio job file %s: %s", job, strerror(errno));
 			goto done;
 		}
-		while ((r = read(fd, buf, sizeof buf)) > 0 && user.len < FIO_JOB_MAX)
-			sb_add(&user, buf, (size_t)r);
+		char *u = read_fd(fd, FIO_JOB_MAX, &ulen);
+		int e = errno;
 		close(fd);
-		if (r < 0 || user.len >= FIO_JOB_MAX) {
-			wl_fail(c, "fio job file %s: %s", job, r < 0 ? strerror(errno) : "larger than 1 MiB");
+		if (!u) {
+			wl_fail(c, "fio job file %s: %s", job, e == EFBIG ? "larger than 1 MiB" : strerror(e));
 			goto done;
 		}
-		if (!user.s || memchr(user.s, 0, user.len)) {
+		sb_add(&user, u, ulen);
+		free(u);
+		if (user.len == 0 || memchr(user.s, 0, user.len)) {
 			wl_fail(c, "fio job file %s is empty or holds a NUL byte", job);
 			goto done;
 		}
@@ -411,20 +412,21 @@ static int fio_run(struct wctx *c)
 	}
 	sb_reset(&text);
 	{
+		size_t jlen = 0;
 		int fd = open(out, O_RDONLY | O_CLOEXEC);
-		char buf[8192];
-		ssize_t r;
 		if (fd < 0) {
 			wl_fail(c, "fio wrote no JSON (%s): %s", out, strerror(errno));
 			goto done;
 		}
-		while ((r = read(fd, buf, sizeof buf)) > 0 && text.len < FIO_JSON_MAX)
-			sb_add(&text, buf, (size_t)r);
+		char *j = read_fd(fd, FIO_JSON_MAX, &jlen);
+		int e = errno;
 		close(fd);
-		if (r != 0) {
-			wl_fail(c, "fio's JSON: %s", r < 0 ? strerror(errno) : "larger than 8 MiB");
+		if (!j) {
+			wl_fail(c, "fio's JSON: %s", e == EFBIG ? "larger than 8 MiB" : strerror(e));
 			goto done;
 		}
+		sb_add(&text, j, jlen);
+		free(j);
 	}
 	rc = fio_figures(c, text.s ? text.s : "", text.len);
 done:
