@@ -41,15 +41,6 @@ static int fail(struct built_layout *bl, const char *status, const char *fmt, ..
 	return -1;
 }
 
-/* Split a pinned or plan option string on blanks into argv (appended). */
-static size_t split_args(char *s, char **argv, size_t n, size_t max)
-{
-	char *save = NULL, *tok;
-	for (tok = strtok_r(s, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save))
-		argv[n++] = tok;
-	return n;
-}
-
 /* Run a tool; on failure put its last output line in the reason. */
 static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
 {
@@ -73,13 +64,10 @@ static int tool(struct built_layout *bl, char **argv, struct sbuf *out)
 				 PROC_CAPTURE_MAX >> 20);
 	}
 	if (r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
-		char *last = o->s ? o->s : (char *)"";
-		size_t l = o->len;
-		while (l && (last[l - 1] == '\n' || last[l - 1] == ' '))
-			last[--l] = 0;
-		char *nl = strrchr(last, '\n');
+		char why[200];
+		tool_reason(o, NULL, why, sizeof why);
 		status_text(r.status, st, sizeof st);
-		fail(bl, "failed", "%s %s: %s", argv[0], r.timed_out ? "timed out" : st, nl ? nl + 1 : last);
+		fail(bl, "failed", "%s %s: %s", argv[0], r.timed_out ? "timed out" : st, why);
 		sb_free(&local);
 		return -1;
 	}
@@ -340,8 +328,11 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		}
 		sb_printf(&mkfs_used, "%s %s%s%s", tool_path, xfs ? "" : "-F -q ", pinned, extra[0] ? " " : "");
 		sb_puts(&mkfs_used, extra);
-		n = split_args(pinned, argv, n, 90);
-		n = split_args(extra, argv, n, 90);
+		n = split_words(pinned, argv, n, 90);
+		if (n != (size_t)-1)
+			n = split_words(extra, argv, n, 90);
+		if (n == (size_t)-1)
+			return fail(bl, "failed", "mkfs=\"%s\": more than 90 words of mkfs options", L->mkfs ? L->mkfs : "");
 		if (ram_fs_size && xfs) {
 			snprintf(fs_size, sizeof fs_size, "size=%llu", ram_fs_size);
 			argv[n++] = (char *)"-d";

@@ -35,9 +35,16 @@
 
 /* Where the appliance finds things inside the userland. */
 #define USERLAND_ID_FILE "/etc/bootbench/userland-id"
+#define USERLAND_TOOLS_FILE "/etc/bootbench/tools"	/* "PACKAGE VERSION" lines */
 #define PLAN_DIR "/etc/bootbench/plans"
 #define MODULES_DIR "/lib/modules"
 #define BUSYBOX "/bin/busybox"
+/* The field's own tools (rootfs/recipes): fio and perf are static; rt-tests
+ * is a glibc layer run through its own loader, never the kernel's PT_INTERP. */
+#define FIO_BIN "/usr/bin/fio"
+#define PERF_BIN "/usr/bin/perf"
+#define RT_TESTS_DIR "/opt/rt-tests"
+#define RT_TESTS_LOADER "lib/ld-linux-x86-64.so.2"	/* under the layer's directory */
 
 /* Modules the appliance needs for its layouts, built in or loadable. */
 #define NEEDED_MODULES "md_mod raid0 raid1 raid456 ext4 xfs brd"

@@ -148,3 +148,81 @@ int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, 
 {
 	return capture(argv, out, timeout_ms, res, 0);
 }
+
+size_t split_words(char *s, char **argv, size_t n, size_t max)
+{
+	char *save = NULL;
+	for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n >= max)
+			return (size_t)-1;
+		argv[n++] = t;
+	}
+	return n;
+}
+
+void tool_reason(const struct sbuf *out, const char *prefix, char *buf, size_t len)
+{
+	const char *s = out && out->s ? out->s : "", *end = s + (out ? out->len : 0);
+	const char *pick = NULL, *pick_end = NULL;
+	size_t plen = prefix ? strlen(prefix) : 0;
+
+	for (const char *l = s; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l)), *e = nl ? nl : end;
+		const char *t = e;
+		while (t > l && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
+			t--;
+		if (prefix && (size_t)(t - l) >= plen && !memcmp(l, prefix, plen)) {
+			pick = l, pick_end = t;
+			break;
+		}
+		if (t > l)
+			pick = l, pick_end = t;	/* the last non-blank line so far */
+		l = nl ? nl + 1 : end;
+	}
+	if (!pick)
+		snprintf(buf, len, "no output");
+	else
+		snprintf(buf, len, "%.*s", (int)(pick_end - pick), pick);
+}
+
+int spawn_here(char *const argv[])
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+		int devnull = open("/dev/null", O_RDWR);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int child_exited(int pid, int *status)
+{
+	pid_t r = waitpid(pid, status, WNOHANG);
+	return r == pid ? 1 : r == 0 ? 0 : -1;
+}
+
+int stop_child(int pid, unsigned grace_ms)
+{
+	int st = 0;
+	double until = mono_now() + grace_ms / 1000.0;
+	if (child_exited(pid, &st))
+		return st;
+	kill(pid, SIGTERM);
+	while (mono_now() < until) {
+		if (child_exited(pid, &st))
+			return st;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	return waitpid(pid, &st, 0) == pid ? st : 0;
+}

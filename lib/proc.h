@@ -29,6 +29,22 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
  * it forked too: for the tools a workload drives (fio, perf). A timeout
  * here kills the program only. */
 int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res);
+/* Start argv[0] (a full path) in the background, in the caller's process
+ * group, with an empty signal mask and stdin, stdout and stderr on
+ * /dev/null: a load that runs beside a measurement. Returns its pid, or -1. */
+int spawn_here(char *const argv[]);
+/* Whether pid has exited (reaped into *status): 1, 0 while it runs, -1 on error. */
+int child_exited(int pid, int *status);
+/* Stop a spawned child: SIGTERM, then SIGKILL after grace_ms; reaps it and
+ * returns its wait status (0 if it could not be reaped). */
+int stop_child(int pid, unsigned grace_ms);
+/* Split s in place at blanks (space, tab) into argv[n..max-1]; returns the
+ * new count, or (size_t)-1 when the words do not fit (never a silent cut). */
+size_t split_words(char *s, char **argv, size_t n, size_t max);
+/* Why a tool failed, from its captured output: the first line that starts
+ * with prefix (when prefix is not NULL and one does), else the last
+ * non-blank line, else "no output"; cut to fit buf. */
+void tool_reason(const struct sbuf *out, const char *prefix, char *buf, size_t len);
 /* Text for a wait status: "exit 0", "killed by signal 9 (Killed)". */
 void status_text(int status, char *buf, size_t len);
 /* Reap every exited child without blocking; returns how many. */

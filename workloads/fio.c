@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "defaults.h"
 #include "proc.h"
 #include "xio.h"
 #include "workload.h"
@@ -397,17 +398,8 @@ static int fio_run(struct wctx *c)
 		status_text(res.status, st, sizeof st);
 		/* fio's first "fio: " line says why ("failed parsing rw=x"; the
 		 * last is only "job dropped"); else its last line */
-		while (log.len && (log.s[log.len - 1] == '\n'))
-			log.s[--log.len] = 0;
-		const char *why_l = NULL;
-		for (const char *l = log.s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-			if (!strncmp(l, "fio: ", 5)) {
-				why_l = l;
-				break;
-			}
-		if (!why_l && log.len)
-			why_l = strrchr(log.s, '\n') ? strrchr(log.s, '\n') + 1 : log.s;
-		wl_fail(c, "fio %s: %.*s", st, why_l ? (int)strcspn(why_l, "\n") : 9, why_l ? why_l : "no output");
+		tool_reason(&log, "fio: ", why, sizeof why);
+		wl_fail(c, "fio %s: %s", st, why);
 		goto done;
 	}
 	sb_reset(&text);
@@ -443,7 +435,7 @@ done:
 static const struct wparam fio_params[] = {
 	{ "job", "", "fio job file (shipped in the userland, e.g. /etc/bootbench/fio/randread.fio)" },
 	{ "options", "", "inline fio options, space-separated: rw=randread bs=4k size=64M runtime=10" },
-	{ "fio", "/usr/bin/fio", "the fio binary" },
+	{ "fio", FIO_BIN, "the fio binary" },
 	{ NULL, NULL, NULL },
 };
 

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "defaults.h"
 #include "proc.h"
 #include "workload.h"
 
@@ -145,10 +146,9 @@ static int perfbench_run(struct wctx *c)
 	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
 		char st[64];
 		status_text(res.status, st, sizeof st);
-		while (out.len && out.s[out.len - 1] == '\n')
-			out.s[--out.len] = 0;
-		const char *last = out.len ? strrchr(out.s, '\n') : NULL;
-		wl_fail(c, "perf bench %s %s: %.160s", bench, st, out.len ? (last ? last + 1 : out.s) : "no output");
+		char why[161];
+		tool_reason(&out, NULL, why, sizeof why);
+		wl_fail(c, "perf bench %s %s: %s", bench, st, why);
 		goto done;
 	}
 	if (res.dropped) {
@@ -165,7 +165,7 @@ done:
 static const struct wparam perfbench_params[] = {
 	{ "bench", "sched/messaging", "COLLECTION/BENCHMARK as perf bench names them: sched/pipe, syscall/basic, futex/hash, mem/memcpy" },
 	{ "options", "", "the benchmark's own options, blank-separated: -l 1000, -s 1MB" },
-	{ "perf", "/usr/bin/perf", "the perf binary" },
+	{ "perf", PERF_BIN, "the perf binary" },
 	{ NULL, NULL, NULL },
 };
 
