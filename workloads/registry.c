@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "defaults.h"
 #include "units.h"
 #include "workload.h"
 
@@ -15,7 +17,7 @@ extern const struct workload wl_null, wl_touch, wl_forkexec;
 extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 extern const struct workload wl_dbload, wl_oltp;
-extern const struct workload wl_fio, wl_perfbench;
+extern const struct workload wl_fio, wl_perfbench, wl_cyclictest, wl_hackbench;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -30,6 +32,8 @@ const struct workload *const workload_table[] = {
 	&wl_oltp,
 	&wl_fio,
 	&wl_perfbench,
+	&wl_cyclictest,
+	&wl_hackbench,
 	NULL,
 };
 
@@ -138,4 +142,21 @@ void wl_metric(struct wctx *c, const char *name, double value, const char *unit,
 	m->value = value;
 	snprintf(m->unit, sizeof m->unit, "%s", unit);
 	snprintf(m->better, sizeof m->better, "%s", better);
+}
+
+int wl_rt_tests_argv(struct wctx *c, const char *dir, const char *tool, char *paths, char **argv)
+{
+	char *ld = paths, *lib = paths + 4200, *bin = paths + 8400;
+	if (snprintf(ld, 4200, "%s/%s", dir, RT_TESTS_LOADER) >= 4200 ||
+	    snprintf(lib, 4200, "%s/lib", dir) >= 4200 || snprintf(bin, 4200, "%s/bin/%s", dir, tool) >= 4200)
+		return wl_fail(c, "rt-tests directory %.80s: path too long", dir);
+	if (access(ld, X_OK) != 0)
+		return wl_fail(c, "unable to execute rt-tests' loader %s: %s", ld, strerror(errno));
+	if (access(bin, R_OK) != 0)
+		return wl_fail(c, "unable to read %s: %s", bin, strerror(errno));
+	argv[0] = ld;
+	argv[1] = "--library-path";
+	argv[2] = lib;
+	argv[3] = bin;
+	return 4;
 }

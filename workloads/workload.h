@@ -70,6 +70,12 @@ const char *wl_param(const struct wctx *c, const char *name);
 long long wl_param_size(struct wctx *c, const char *name);	/* 4K, 64M, 1G */
 long long wl_param_int(struct wctx *c, const char *name);
 void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better);
+/* argv[0..3] to run TOOL of the rt-tests layer in directory dir (rootfs/
+ * recipes/rt-tests.sh) through the layer's own loader and libraries; the
+ * strings live in paths (3 * 4200 bytes). Returns 4, or -1 with the reason
+ * set when the loader or the tool cannot be executed. */
+#define WL_RT_PATHS (3 * 4200)
+int wl_rt_tests_argv(struct wctx *c, const char *dir, const char *tool, char *paths, char **argv);
 /* Record why the run failed (first call wins); returns -1 for `return wl_fail(...)`. */
 int wl_fail(struct wctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *wl_reason(void);
