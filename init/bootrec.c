@@ -37,6 +37,31 @@ static void config_sha256(char hex[65])
  * and for kernels built from source the config recipe hash, the compiler and
  * the build's cache key. Written as an object with lowercase keys.
  */
+/*
+ * The userland's tools as its build wrote them (rootfs/build-userland,
+ * /etc/bootbench/tools: "PACKAGE VERSION" lines, the Debian packages
+ * pinned in rootfs/sources.lock): which fio, perf, mdadm... produced the
+ * figures, readable without the manifest. null when the file is absent.
+ */
+static void userland_tools(struct jw *w)
+{
+	char *buf = read_file(USERLAND_TOOLS_FILE, NULL), *line, *save = NULL;
+	if (!buf) {
+		jw_null(w, "tools");
+		return;
+	}
+	jw_obj(w, "tools");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		if (line[0] == '#' || !sp || sp == line || sp - line > 64 || strlen(sp + 1) > 64)
+			continue;
+		*sp = 0;
+		jw_str(w, line, sp + 1);
+	}
+	jw_obj_end(w);
+	free(buf);
+}
+
 static void kernel_descriptor(struct jw *w)
 {
 	char *buf = read_file("/etc/bootbench/kernel.desc", NULL), *line, *save = NULL;
@@ -182,6 +207,7 @@ char *boot_record_json(void)
 	jw_str(&w, "libblkid", probe_library_version());
 	jw_str(&w, "sqlite3", sqlite3_libversion());
 	jw_obj_end(&w);
+	userland_tools(&w);
 	jw_str(&w, "mode", A.conf.mode);
 	jw_str(&w, "accel", A.conf.accel);
 	jw_str(&w, "tag", A.conf.tag);
