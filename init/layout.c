@@ -328,9 +328,9 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 		}
 		sb_printf(&mkfs_used, "%s %s%s%s", tool_path, xfs ? "" : "-F -q ", pinned, extra[0] ? " " : "");
 		sb_puts(&mkfs_used, extra);
-		n = split_words(pinned, argv, n, 90);
+		n = argv_split(pinned, argv, n, 90);
 		if (n != (size_t)-1)
-			n = split_words(extra, argv, n, 90);
+			n = argv_split(extra, argv, n, 90);
 		if (n == (size_t)-1)
 			return fail(bl, "failed", "mkfs=\"%s\": more than 90 words of mkfs options", L->mkfs ? L->mkfs : "");
 		if (ram_fs_size && xfs) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +63,8 @@ static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, st
 	if (pid == 0) {
 		sigset_t none;
 		int devnull = open("/dev/null", O_RDONLY);
+		/* a tool dies with whoever runs it (a killed host run) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (own_group)
@@ -149,7 +152,7 @@ int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, 
 	return capture(argv, out, timeout_ms, res, 0);
 }
 
-size_t split_words(char *s, char **argv, size_t n, size_t max)
+size_t argv_split(char *s, char **argv, size_t n, size_t max)
 {
 	char *save = NULL;
 	for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
@@ -185,21 +188,30 @@ void tool_reason(const struct sbuf *out, const char *prefix, char *buf, size_t l
 		snprintf(buf, len, "%.*s", (int)(pick_end - pick), pick);
 }
 
-int spawn_here(char *const argv[])
+int spawn_here(char *const argv[], int outfd)
 {
+	pid_t parent = getpid();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
 		sigset_t none;
 		int devnull = open("/dev/null", O_RDWR);
+		/* a load must not outlive whoever measures beside it */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (devnull >= 0) {
+		if (devnull >= 0)
 			dup2(devnull, 0);
-			dup2(devnull, 1);
-			dup2(devnull, 2);
+		if (outfd < 0)
+			outfd = devnull;
+		if (outfd >= 0) {
+			dup2(outfd, 1);
+			dup2(outfd, 2);
 		}
 		execv(argv[0], argv);
+		fprintf(stderr, "unable to run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	return pid;
@@ -207,22 +219,42 @@ int spawn_here(char *const argv[])
 
 int child_exited(int pid, int *status)
 {
-	pid_t r = waitpid(pid, status, WNOHANG);
+	pid_t r;
+	do
+		r = waitpid(pid, status, WNOHANG);
+	while (r < 0 && errno == EINTR);
 	return r == pid ? 1 : r == 0 ? 0 : -1;
 }
 
-int stop_child(int pid, unsigned grace_ms)
+int stop_child(int pid, unsigned grace_ms, int *status)
 {
-	int st = 0;
 	double until = mono_now() + grace_ms / 1000.0;
-	if (child_exited(pid, &st))
-		return st;
+	int r = child_exited(pid, status);
+	if (r != 0)
+		return r > 0 ? 0 : -1;
 	kill(pid, SIGTERM);
 	while (mono_now() < until) {
-		if (child_exited(pid, &st))
-			return st;
+		if ((r = child_exited(pid, status)) != 0)
+			return r > 0 ? 0 : -1;
 		usleep(10000);
 	}
 	kill(pid, SIGKILL);
-	return waitpid(pid, &st, 0) == pid ? st : 0;
+	while ((r = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+		;
+	return r == pid ? 0 : -1;
+}
+
+int scratch_file(const char *dir, char *name, size_t len)
+{
+	char path[4200];
+	if (snprintf(path, sizeof path, "%s/.bootbench-scratch.XXXXXX", dir) >= (int)sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	snprintf(name, len, "/proc/self/fd/%d", fd);
+	return fd;
 }

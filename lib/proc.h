@@ -30,17 +30,25 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
  * here kills the program only. */
 int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res);
 /* Start argv[0] (a full path) in the background, in the caller's process
- * group, with an empty signal mask and stdin, stdout and stderr on
- * /dev/null: a load that runs beside a measurement. Returns its pid, or -1. */
-int spawn_here(char *const argv[]);
-/* Whether pid has exited (reaped into *status): 1, 0 while it runs, -1 on error. */
+ * group, with an empty signal mask, stdin on /dev/null, stdout and stderr on
+ * outfd (or /dev/null when outfd < 0), and SIGTERM when the caller dies: a
+ * load that runs beside a measurement. Returns its pid, or -1. */
+int spawn_here(char *const argv[], int outfd);
+/* Whether pid has exited (reaped, status in *status): 1; 0 while it runs;
+ * -1 when it cannot be waited for (not our child). */
 int child_exited(int pid, int *status);
-/* Stop a spawned child: SIGTERM, then SIGKILL after grace_ms; reaps it and
- * returns its wait status (0 if it could not be reaped). */
-int stop_child(int pid, unsigned grace_ms);
+/* Stop a spawned child: SIGTERM, then SIGKILL after grace_ms; reaps it.
+ * Returns 0 with its wait status in *status, or -1 if it was not reaped. */
+int stop_child(int pid, unsigned grace_ms, int *status);
+/* A scratch file for a child tool to open by name (its job file, its JSON
+ * output): created in dir and unlinked at once, so nothing is left behind
+ * even when the watchdog kills the run; the fd stays open without
+ * FD_CLOEXEC, and name gets "/proc/self/fd/N", which names it in any child
+ * that inherited it. Returns the fd, or -1 with errno set. */
+int scratch_file(const char *dir, char *name, size_t len);
 /* Split s in place at blanks (space, tab) into argv[n..max-1]; returns the
  * new count, or (size_t)-1 when the words do not fit (never a silent cut). */
-size_t split_words(char *s, char **argv, size_t n, size_t max);
+size_t argv_split(char *s, char **argv, size_t n, size_t max);
 /* Why a tool failed, from its captured output: the first line that starts
  * with prefix (when prefix is not NULL and one does), else the last
  * non-blank line, else "no output"; cut to fit buf. */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,6 +90,9 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 	child_pid = getpid();
 	die_hook = child_die_hook;
 	c = xcalloc(1, sizeof *c);
+	/* the workload dies with its watchdog: a killed `bootbench run` on
+	 * the host must not leave it (and its tools) running */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
@@ -120,12 +124,19 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 		jw_obj_end(&out);
 	}
 	jw_arr_end(&out);
-	if (c->dropped_metrics) {
+	if (c->dropped_metrics || c->nonfinite_metrics) {
 		char wmsg[WL_WARNING_LEN];
-		snprintf(wmsg, sizeof wmsg, "%lu metrics past the first %d were dropped", c->dropped_metrics,
-			 WL_MAX_METRICS);
 		jw_arr(&out, "warnings");
-		jw_str(&out, NULL, wmsg);
+		if (c->dropped_metrics) {
+			snprintf(wmsg, sizeof wmsg, "%lu metrics past the first %d were dropped", c->dropped_metrics,
+				 WL_MAX_METRICS);
+			jw_str(&out, NULL, wmsg);
+		}
+		if (c->nonfinite_metrics) {
+			snprintf(wmsg, sizeof wmsg, "%lu figures were not finite numbers (NaN or infinity) and were left out",
+				 c->nonfinite_metrics);
+			jw_str(&out, NULL, wmsg);
+		}
 		jw_arr_end(&out);
 	}
 	jw_raw(&out, "details", c->details.sb.s);
