@@ -32,12 +32,6 @@ static void config_sha256(char hex[65])
 }
 
 /*
- * The kernel's descriptor, packed by scripts/fetch-kernel into the kernel's
- * own initramfs part as KEY=value lines: which descriptor, package or source,
- * and for kernels built from source the config recipe hash, the compiler and
- * the build's cache key. Written as an object with lowercase keys.
- */
-/*
  * The userland's tools as its build wrote them (rootfs/build-userland,
  * /etc/bootbench/tools: "PACKAGE VERSION" lines, the Debian packages
  * pinned in rootfs/sources.lock): which fio, perf, mdadm... produced the
@@ -62,6 +56,12 @@ static void userland_tools(struct jw *w)
 	free(buf);
 }
 
+/*
+ * The kernel's descriptor, packed by scripts/fetch-kernel into the kernel's
+ * own initramfs part as KEY=value lines: which descriptor, package or source,
+ * and for kernels built from source the config recipe hash, the compiler and
+ * the build's cache key. Written as an object with lowercase keys.
+ */
 static void kernel_descriptor(struct jw *w)
 {
 	char *buf = read_file("/etc/bootbench/kernel.desc", NULL), *line, *save = NULL;

@@ -291,26 +291,6 @@ int fio_figures(struct wctx *c, const char *json, size_t len)
 	return c->nmetrics ? 0 : wl_fail(c, "fio's JSON has no job that did I/O");
 }
 
-/* Write text to a new file DIR/bootbench-fio.XXXXXX (name into path). In
- * the layout's directory when it has one: a run killed at its timeout
- * cannot remove them, and the layout goes with the run; /tmp otherwise. */
-static int write_temp(char *path, size_t len, const char *dir, const char *text, size_t n)
-{
-	if (snprintf(path, len, "%s/bootbench-fio.XXXXXX", dir ? dir : "/tmp") >= (int)len) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	if (text && write_all(fd, text, n) != (ssize_t)n) {
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	return close(fd);
-}
-
 /*
  * fio reads one job file that this function writes and checks: the inline
  * options as a [global] section (so a job file's own values win over them),
@@ -323,7 +303,8 @@ static int write_temp(char *path, size_t len, const char *dir, const char *text,
 static int fio_run(struct wctx *c)
 {
 	const char *job = wl_param(c, "job"), *opts = wl_param(c, "options");
-	char why[256], out[4200] = "", jobpath[4200] = "", outarg[4220], target[4200], obuf[4096];
+	char why[256], out[40], jobpath[40], outarg[64], target[4200], obuf[4096];
+	int jfd = -1, ofd = -1;
 	struct sbuf text = { 0 }, user = { 0 }, log = { 0 };
 	struct run_result res;
 	int rc = -1;
@@ -378,8 +359,10 @@ static int fio_run(struct wctx *c)
 	} else {
 		sb_puts(&text, "[inline]\n");
 	}
-	if (write_temp(jobpath, sizeof jobpath, c->dir, text.s, text.len) != 0 ||
-	    write_temp(out, sizeof out, c->dir, NULL, 0) != 0) {
+	/* unlinked at once: a run killed at its timeout leaves nothing */
+	if ((jfd = scratch_file(c->dir ? c->dir : "/tmp", jobpath, sizeof jobpath)) < 0 ||
+	    write_all(jfd, text.s, text.len) != (ssize_t)text.len ||
+	    (ofd = scratch_file(c->dir ? c->dir : "/tmp", out, sizeof out)) < 0) {
 		wl_fail(c, "unable to write fio's job and output files in %s: %s", c->dir ? c->dir : "/tmp", strerror(errno));
 		goto done;
 	}
@@ -393,26 +376,15 @@ static int fio_run(struct wctx *c)
 		wl_fail(c, "unable to start fio: %s", strerror(errno));
 		goto done;
 	}
-	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
-		char st[64];
-		status_text(res.status, st, sizeof st);
-		/* fio's first "fio: " line says why ("failed parsing rw=x"; the
-		 * last is only "job dropped"); else its last line */
-		tool_reason(&log, "fio: ", why, sizeof why);
-		wl_fail(c, "fio %s: %s", st, why);
+	/* fio's first "fio: " line says why ("failed parsing rw=x"; the last
+	 * is only "job dropped"); else its last line */
+	if (wl_tool_failed(c, "fio", &res, &log, "fio: "))
 		goto done;
-	}
 	sb_reset(&text);
 	{
 		size_t jlen = 0;
-		int fd = open(out, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			wl_fail(c, "fio wrote no JSON (%s): %s", out, strerror(errno));
-			goto done;
-		}
-		char *j = read_fd(fd, FIO_JSON_MAX, &jlen);
+		char *j = lseek(ofd, 0, SEEK_SET) == 0 ? read_fd(ofd, FIO_JSON_MAX, &jlen) : NULL;
 		int e = errno;
-		close(fd);
 		if (!j) {
 			wl_fail(c, "fio's JSON: %s", e == EFBIG ? "larger than 8 MiB" : strerror(e));
 			goto done;
@@ -420,12 +392,15 @@ static int fio_run(struct wctx *c)
 		sb_add(&text, j, jlen);
 		free(j);
 	}
-	rc = fio_figures(c, text.s ? text.s : "", text.len);
+	if (text.len == 0)
+		wl_fail(c, "fio exited 0 but wrote no JSON (is %s full?)", c->dir ? c->dir : "/tmp");
+	else
+		rc = fio_figures(c, text.s, text.len);
 done:
-	if (*out)
-		unlink(out);
-	if (*jobpath)
-		unlink(jobpath);
+	if (jfd >= 0)
+		close(jfd);
+	if (ofd >= 0)
+		close(ofd);
 	sb_free(&text);
 	sb_free(&user);
 	sb_free(&log);

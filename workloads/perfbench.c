@@ -143,20 +143,19 @@ static int perfbench_run(struct wctx *c)
 	argv[n] = NULL;
 	if (run_capture_here(argv, &out, 0, &res) != 0)
 		return wl_fail(c, "unable to start perf: %s", strerror(errno));
-	if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
-		char st[64];
-		status_text(res.status, st, sizeof st);
-		char why[161];
-		tool_reason(&out, NULL, why, sizeof why);
-		wl_fail(c, "perf bench %s %s: %s", bench, st, why);
+	char name[300];
+	snprintf(name, sizeof name, "perf bench %s", bench);
+	if (wl_tool_failed(c, name, &res, &out, NULL))
 		goto done;
-	}
 	if (res.dropped) {
 		/* figures from part of the output could be the wrong ones */
 		wl_fail(c, "perf bench printed %llu bytes past the %u MiB kept", res.dropped, PROC_CAPTURE_MAX >> 20);
 		goto done;
 	}
-	rc = perfbench_figures(c, out.s ? out.s : "");
+	if (out.len && memchr(out.s, 0, out.len))
+		wl_fail(c, "perf bench's output holds a NUL byte");
+	else
+		rc = perfbench_figures(c, out.s ? out.s : "");
 done:
 	sb_free(&out);
 	return rc;

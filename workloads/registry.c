@@ -3,13 +3,16 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "defaults.h"
+#include "proc.h"
 #include "units.h"
 #include "workload.h"
 
@@ -118,11 +121,12 @@ long long wl_param_int(struct wctx *c, const char *name)
 	const char *v = wl_param(c, name);
 	char *end;
 	long long x;
-	if (!v || !*v)
+	/* digits only: strtoll would also take blanks and a sign */
+	if (!v || !(*v >= '0' && *v <= '9'))
 		goto bad;
 	errno = 0;
 	x = strtoll(v, &end, 10);
-	if (errno || *end || x < 0)
+	if (errno || *end)
 		goto bad;
 	return x;
 bad:
@@ -133,6 +137,10 @@ bad:
 void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better)
 {
 	struct metric *m;
+	if (!isfinite(value)) {
+		c->nonfinite_metrics++;	/* said in the report, never recorded as 0 */
+		return;
+	}
 	if (c->nmetrics >= WL_MAX_METRICS) {
 		c->dropped_metrics++;	/* the report says so (runner.c) */
 		return;
@@ -144,19 +152,31 @@ void wl_metric(struct wctx *c, const char *name, double value, const char *unit,
 	snprintf(m->better, sizeof m->better, "%s", better);
 }
 
-int wl_rt_tests_argv(struct wctx *c, const char *dir, const char *tool, char *paths, char **argv)
+int wl_tool_failed(struct wctx *c, const char *name, const struct run_result *res, const struct sbuf *out,
+		   const char *prefix)
 {
-	char *ld = paths, *lib = paths + 4200, *bin = paths + 8400;
-	if (snprintf(ld, 4200, "%s/%s", dir, RT_TESTS_LOADER) >= 4200 ||
-	    snprintf(lib, 4200, "%s/lib", dir) >= 4200 || snprintf(bin, 4200, "%s/bin/%s", dir, tool) >= 4200)
+	char st[64], why[161];
+	if (WIFEXITED(res->status) && WEXITSTATUS(res->status) == 0)
+		return 0;
+	status_text(res->status, st, sizeof st);
+	tool_reason(out, prefix, why, sizeof why);
+	return wl_fail(c, "%s %s: %s", name, st, why);
+}
+
+int wl_rt_tests_argv(struct wctx *c, const char *dir, const char *tool, struct rt_tool *t, char **argv)
+{
+	if (snprintf(t->ld, sizeof t->ld, "%s/%s", dir, RT_TESTS_LOADER) >= (int)sizeof t->ld ||
+	    snprintf(t->lib, sizeof t->lib, "%s/lib", dir) >= (int)sizeof t->lib ||
+	    snprintf(t->bin, sizeof t->bin, "%s/bin/%s", dir, tool) >= (int)sizeof t->bin)
 		return wl_fail(c, "rt-tests directory %.80s: path too long", dir);
-	if (access(ld, X_OK) != 0)
-		return wl_fail(c, "unable to execute rt-tests' loader %s: %s", ld, strerror(errno));
-	if (access(bin, R_OK) != 0)
-		return wl_fail(c, "unable to read %s: %s", bin, strerror(errno));
-	argv[0] = ld;
+	if (access(t->ld, X_OK) != 0)
+		return wl_fail(c, "unable to execute %s (%s): rt_tests=%s is not an rt-tests layer (rootfs/recipes/rt-tests.sh builds one)",
+			       t->ld, strerror(errno), dir);
+	if (access(t->bin, R_OK) != 0)
+		return wl_fail(c, "unable to read %s: %s", t->bin, strerror(errno));
+	argv[0] = t->ld;
 	argv[1] = "--library-path";
-	argv[2] = lib;
-	argv[3] = bin;
+	argv[2] = t->lib;
+	argv[3] = t->bin;
 	return 4;
 }

@@ -47,6 +47,7 @@ struct wctx {
 	struct metric metrics[WL_MAX_METRICS];
 	size_t nmetrics;
 	unsigned long dropped_metrics;	/* wl_metric calls past WL_MAX_METRICS */
+	unsigned long nonfinite_metrics;	/* wl_metric calls with NaN or infinity, left out */
 	struct jw details;	/* workload-specific JSON object members */
 	void *priv;
 };
@@ -70,12 +71,31 @@ const char *wl_param(const struct wctx *c, const char *name);
 long long wl_param_size(struct wctx *c, const char *name);	/* 4K, 64M, 1G */
 long long wl_param_int(struct wctx *c, const char *name);
 void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better);
-/* argv[0..3] to run TOOL of the rt-tests layer in directory dir (rootfs/
- * recipes/rt-tests.sh) through the layer's own loader and libraries; the
- * strings live in paths (3 * 4200 bytes). Returns 4, or -1 with the reason
- * set when the loader or the tool cannot be executed. */
-#define WL_RT_PATHS (3 * 4200)
-int wl_rt_tests_argv(struct wctx *c, const char *dir, const char *tool, char *paths, char **argv);
+/* A tool the workload ran (run_capture_here) that did not exit 0: fail the
+ * run with "NAME STATUS: LINE", LINE from its output by tool_reason (the
+ * first line starting with prefix, else the last), and return -1; else 0. */
+struct run_result;
+int wl_tool_failed(struct wctx *c, const char *name, const struct run_result *res, const struct sbuf *out,
+		   const char *prefix);
+
+/* The rt-tests layer (rootfs/recipes/rt-tests.sh): a tool runs through the
+ * layer's own loader and libraries. wl_rt_tests_argv fills t and argv[0..3]
+ * for TOOL of the layer in dir; returns 4, or -1 with the reason set. */
+struct rt_tool {
+	char ld[4200], lib[4200], bin[4200];
+};
+int wl_rt_tests_argv(struct wctx *c, const char *dir, const char *tool, struct rt_tool *t, char **argv);
+
+/* hackbench's options, checked (hackbench.c; cyclictest's load uses them
+ * too): hackbench_args appends them to argv[n..] (at most 13 words) and
+ * returns the new count, or -1 with the reason set. */
+struct hb_opts {
+	long long groups, loops, fds, datasize;
+	const char *mode, *via;	/* process|thread, socket|pipe|inet */
+	int fifo;
+	char num[4][24];	/* the numbers' text, argv points into it */
+};
+int hackbench_args(struct wctx *c, struct hb_opts *o, char **argv, int n);
 /* Record why the run failed (first call wins); returns -1 for `return wl_fail(...)`. */
 int wl_fail(struct wctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *wl_reason(void);
