@@ -116,12 +116,14 @@ demo:
 	scripts/demo $(DEMO_ARGS)
 
 # Fidelity and speed against reference tools on this host (not tests): ratios
-# ours/reference for dd, fio, hdparm, bonnie++, ab, wrk, iperf3, sqlite3;
+# ours/reference for dd, fio, hdparm, bonnie++, ab, wrk, iperf3, sqlite3, and
+# the field's tools through our workloads against Debian's fio, perf, rt-tests;
 # and compare's time and peak memory on a synthetic fleet (10,000 boots).
 bench: all
 	scripts/bench-storage
 	scripts/bench-net
 	scripts/bench-db
+	scripts/bench-field
 	scripts/bench-compare
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.
