@@ -51,6 +51,7 @@ static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, st
 	memset(res, 0, sizeof *res);
 	if (out && pipe2(pfd, O_CLOEXEC) < 0)
 		return -1;
+	pid_t parent = getpid();
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -65,6 +66,8 @@ static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, st
 		int devnull = open("/dev/null", O_RDONLY);
 		/* a tool dies with whoever runs it (a killed host run) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (own_group)
@@ -255,6 +258,14 @@ int scratch_file(const char *dir, char *name, size_t len)
 	if (fd < 0)
 		return -1;
 	unlink(path);
+	if (fd < 3) {
+		/* with 0-2 closed, a child's dup2 onto its stdio would take it */
+		int hi = fcntl(fd, F_DUPFD, 3);
+		close(fd);
+		if (hi < 0)
+			return -1;
+		fd = hi;
+	}
 	snprintf(name, len, "/proc/self/fd/%d", fd);
 	return fd;
 }

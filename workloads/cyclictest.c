@@ -35,6 +35,7 @@
 #define CT_CYCLES_MAX 1e12	/* per thread: 11 days at 1 us; sums cannot wrap */
 #define CT_LOAD_WARMUP_US 1000000
 #define CT_LOAD_LOOPS 100000000	/* "endless": x 20 fds stays in hackbench's 32-bit count */
+#define CT_LOAD_DURATION_MAX 3600	/* s: the load's loops last hours, not days */
 
 /* Extra cyclictest options a plan may give: none names a file, changes the
  * unit (-N) or the output, or touches the tracer. */
@@ -156,7 +157,8 @@ int cyclictest_figures(struct wctx *c, const char *json, size_t len, long long b
 	wl_metric(c, "max_us", max, "us", "lower");
 	long long p99 = percentile(h, bound, cycles, 0.99), p999 = percentile(h, bound, cycles, 0.999);
 	if ((p99 >= 0 && (p99 < floor(min) || p99 > max)) || (p999 >= 0 && p999 > max)) {
-		wl_fail(c, "cyclictest's JSON: its histogram (p99 %lld us) disagrees with its min %g and max %g", p99, min, max);
+		wl_fail(c, "cyclictest's JSON: its histogram (p99 %lld, p99.9 %lld us) disagrees with its min %g and max %g", p99,
+			p999, min, max);
 		goto done;
 	}
 	if (p99 >= 0)
@@ -238,6 +240,11 @@ static int cyclictest_run(struct wctx *c)
 		return wl_fail(c, "threads=%lld: 0 (one per CPU) .. %d", threads, CT_THREADS_MAX);
 	if (*load && strcmp(load, "hackbench"))
 		return wl_fail(c, "load=\"%s\": hackbench, or empty for none", load);
+	if (*load && dur > CT_LOAD_DURATION_MAX)
+		return wl_fail(c, "duration=%lld with a load: at most %d s (the load's 100000000 loops run out after hours)",
+			       dur, CT_LOAD_DURATION_MAX);
+	if (dur * 1000000 < 10 * intv)
+		return wl_fail(c, "duration=%lld s is under 10 intervals of %lld us: too few wakeups to measure", dur, intv);
 	if (lo.groups < 1 || lo.groups > 100)
 		return wl_fail(c, "load_groups=%lld: 1..100", lo.groups);
 	if (strlen(opts) >= sizeof obuf)
@@ -273,15 +280,11 @@ static int cyclictest_run(struct wctx *c)
 			return wl_fail(c, "cyclictest option \"%.40s\" is not allowed (allowed: %s)", argv[i], list);
 		}
 	n = (int)m;
-	/* unlinked at once: a run killed at its timeout leaves nothing */
-	if ((jfd = scratch_file(c->dir ? c->dir : "/tmp", json, sizeof json)) < 0)
-		return wl_fail(c, "unable to create cyclictest's JSON file in %s: %s", c->dir ? c->dir : "/tmp", strerror(errno));
-	snprintf(a_js, sizeof a_js, "--json=%s", json);
-	argv[n++] = a_js;
-	argv[n] = NULL;
 
 	if (*load) {
-		if ((lfd = scratch_file(c->dir ? c->dir : "/tmp", lout, sizeof lout)) < 0) {
+		/* in /tmp, never the layout: the load's tasks hold it, and one
+		 * left by a timeout would keep the layout from unmounting */
+		if ((lfd = scratch_file("/tmp", lout, sizeof lout)) < 0) {
 			wl_fail(c, "unable to create the load's output file: %s", strerror(errno));
 			goto done;
 		}
@@ -297,6 +300,15 @@ static int cyclictest_run(struct wctx *c)
 		jw_int(&c->details, "load_groups", lo.groups);
 		jw_str(&c->details, "load_transport", lo.via);
 	}
+	/* made after the load started, so only cyclictest inherits it;
+	 * unlinked at once: a run killed at its timeout leaves nothing */
+	if ((jfd = scratch_file(c->dir ? c->dir : "/tmp", json, sizeof json)) < 0) {
+		wl_fail(c, "unable to create cyclictest's JSON file in %s: %s", c->dir ? c->dir : "/tmp", strerror(errno));
+		goto done;
+	}
+	snprintf(a_js, sizeof a_js, "--json=%s", json);
+	argv[n++] = a_js;
+	argv[n] = NULL;
 	if (run_capture_here(argv, &out, 0, &res) != 0) {
 		wl_fail(c, "unable to start cyclictest: %s", strerror(errno));
 		goto done;

@@ -711,10 +711,11 @@ static int oltp_run(struct wctx *c)
 					all[k++] = res[i].lat[t][j];
 			qsort(all, k, sizeof *all, cmp_float);
 			static const int pct[] = { 50, 90, 99 };
-			for (int p = 0; p < 3; p++) {
+			/* nearest rank; a type that never ran has no latency
+			 * (details.transactions says 0), not a figure of 0 */
+			for (int p = 0; p < 3 && k; p++) {
 				snprintf(name, sizeof name, "%s_p%d_ms", tname[t], pct[p]);
-				/* nearest rank; NaN (recorded as null) when nothing ran */
-				wl_metric(c, name, k ? all[(k * pct[p] + 99) / 100 - 1] : 0.0 / 0.0, "ms", "lower");
+				wl_metric(c, name, all[(k * pct[p] + 99) / 100 - 1], "ms", "lower");
 			}
 			free(all);
 		}

@@ -79,7 +79,7 @@ static void __attribute__((noreturn)) child_die_hook(int code, const char *msg)
 }
 
 static void __attribute__((noreturn)) child(const struct workload *w, const char *dir, const char *dev,
-					    const struct kvpair *params, size_t nparams, int fd)
+					    const struct kvpair *params, size_t nparams, int fd, pid_t watchdog)
 {
 	struct wctx *c;
 	struct jw out;
@@ -93,6 +93,8 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 	/* the workload dies with its watchdog: a killed `bootbench run` on
 	 * the host must not leave it (and its tools) running */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != watchdog)
+		_exit(1);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
@@ -391,6 +393,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 	next_sample = o->mon.t0 + monitor_ms / 1000.0;
 	why_before();
 	fflush(NULL);
+	pid_t self = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(pfd[0]);
@@ -399,7 +402,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 	}
 	if (pid == 0) {
 		close(pfd[0]);
-		child(w, dir, dev, params, nparams, pfd[1]);
+		child(w, dir, dev, params, nparams, pfd[1], self);
 	}
 	setpgid(pid, pid);
 	close(pfd[1]);
