@@ -2,7 +2,7 @@
 # timeout: 2400
 # Wall-clock A/A: one kernel against itself, boots tagged A and B
 # interleaved (A B A B ..., 6 of each), plain TCG as on real hardware where
-# deterministic mode does not exist, the quick plan (174 figures). Figures
+# deterministic mode does not exist, the quick plan (176 figures tested). Figures
 # vary by 5-25% between such boots; with false discoveries controlled
 # (Benjamini-Hochberg over the comparison) compare must flag at most 1.
 # Before that control, 4 + 4 boots flagged 4 of 174 at p < 0.05.
