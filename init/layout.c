@@ -445,6 +445,47 @@ int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t ncl
 	return 0;
 }
 
+void layout_unmount_check(struct built_layout *bl, char *verdict, size_t len)
+{
+	const char *fs = bl->pl && bl->pl->fs ? bl->pl->fs : "none";
+	int xfs = !strcmp(fs, "xfs");
+	char *argv[6];
+	struct sbuf out = {0};
+	struct run_result r;
+	char st[64], why[161];
+	sync();
+	/* what let go of the mount (nfsd's export cache) may drop its last
+	 * reference a moment later: EBUSY is tried again for 5 s */
+	for (int i = 0; bl->mounted && umount2(LAYOUT_MNT, 0) < 0; i++) {
+		if (errno != EBUSY || i == 50) {
+			snprintf(verdict, len, "unable to unmount %s: %s", LAYOUT_MNT, strerror(errno));
+			return;
+		}
+		usleep(100000);
+	}
+	bl->mounted = 0;
+	if (!bl->dev[0] || !strcmp(fs, "none") || !strcmp(fs, "tmpfs")) {
+		snprintf(verdict, len, "unmounted (%s: nothing to check)", bl->dev[0] ? fs : "tmpfs");
+		return;
+	}
+	/* read-only checks: -n answers no to every repair */
+	argv[0] = xfs ? (char *)"/sbin/xfs_repair" : (char *)"/sbin/e2fsck";
+	argv[1] = (char *)"-n";
+	argv[2] = xfs ? bl->dev : (char *)"-f";
+	argv[3] = xfs ? NULL : bl->dev;
+	argv[4] = NULL;
+	if (run_capture(argv, &out, TOOL_TIMEOUT_MS, &r) < 0)
+		snprintf(verdict, len, "unable to run %s: %s", argv[0], strerror(errno));
+	else if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
+		snprintf(verdict, len, "clean");
+	else {
+		status_text(r.status, st, sizeof st);
+		tool_reason(&out, NULL, why, sizeof why);
+		snprintf(verdict, len, "%s %s: %s", argv[0], st, why);
+	}
+	sb_free(&out);
+}
+
 void layout_teardown(struct built_layout *bl)
 {
 	sync();

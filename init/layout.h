@@ -32,6 +32,9 @@ struct built_layout {
 int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t nclaimed,
 		 const int *labelled, struct built_layout *out);
 void layout_teardown(struct built_layout *bl);
+/* Unmount the layout and check its filesystem read-only (e2fsck -fn,
+ * xfs_repair -n): "clean", or what the check said, in verdict. */
+void layout_unmount_check(struct built_layout *bl, char *verdict, size_t len);
 
 /* init/tunables.c: apply one tunable combination to the layout's devices,
  * drop caches, and return the JSON object of what is in force. */
@@ -40,5 +43,8 @@ char *tunables_apply(const struct plan_section *s, unsigned combo, const struct 
 /* init/modules.c */
 int module_load_named(const char *name, const char *params);
 int module_unload(const char *name);
+/* Load a module of the archive with its dependencies (nfsd): 0 when loaded
+ * or built in, else -1 with err. */
+int module_load_deps(const char *name, char *err, size_t errlen);
 
 #endif

@@ -18,8 +18,12 @@
 #include "kmod.h"
 #include "xio.h"
 
-/* Loaded on demand with parameters by the layouts that need them. */
-static const char *const deferred[] = { "brd" };
+/* Loaded on demand, not at boot: brd with parameters by the layouts that
+ * need it, nfsd (and what only it needs) by the nfsserver directive, so a
+ * plan without NFS runs on a kernel with no NFS server in it. */
+static const char *const deferred_roots[] = { "brd", "nfsd" };
+static char **deferred;
+static size_t ndeferred;
 
 static int present(const char *path, void *ctx)
 {
@@ -38,10 +42,64 @@ static void listadd(struct sbuf *sb, unsigned *count, const char *name)
 
 static int is_deferred(const char *name)
 {
-	for (size_t i = 0; i < sizeof deferred / sizeof *deferred; i++)
+	for (size_t i = 0; i < ndeferred; i++)
 		if (!strcmp(deferred[i], name))
 			return 1;
 	return 0;
+}
+
+static const struct kmod *find_mod(const struct kmod_db *db, const char *name)
+{
+	for (size_t i = 0; i < db->n; i++)
+		if (!strcmp(db->m[i].name, name))
+			return &db->m[i];
+	return NULL;
+}
+
+static int in_list(char **l, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(l[i], name))
+			return 1;
+	return 0;
+}
+
+/* The deferred roots and their dependencies (modules.dep lists them all,
+ * transitively), less any that a module loaded at boot depends on. */
+static void compute_deferred(const struct kmod_db *db)
+{
+	size_t cap = 0;
+	for (size_t r = 0; r < sizeof deferred_roots / sizeof *deferred_roots; r++) {
+		const struct kmod *m = find_mod(db, deferred_roots[r]);
+		cap += 1 + (m ? m->ndeps : 0);
+	}
+	deferred = xcalloc(cap + 1, sizeof *deferred);
+	for (size_t r = 0; r < sizeof deferred_roots / sizeof *deferred_roots; r++) {
+		const struct kmod *m = find_mod(db, deferred_roots[r]);
+		if (!in_list(deferred, ndeferred, deferred_roots[r]))
+			deferred[ndeferred++] = xstrdup(deferred_roots[r]);
+		for (size_t d = 0; m && d < m->ndeps; d++) {
+			char *n = kmod_name(m->deps[d]);
+			if (in_list(deferred, ndeferred, n))
+				free(n);
+			else
+				deferred[ndeferred++] = n;
+		}
+	}
+	for (size_t i = 0; i < db->n; i++) {
+		if (in_list(deferred, ndeferred, db->m[i].name))
+			continue;
+		for (size_t d = 0; d < db->m[i].ndeps; d++) {
+			char *n = kmod_name(db->m[i].deps[d]);
+			for (size_t k = 0; k < ndeferred; k++)
+				if (!strcmp(deferred[k], n) && strcmp(n, "brd") && strcmp(n, "nfsd")) {
+					free(deferred[k]);
+					deferred[k] = deferred[--ndeferred];
+					break;
+				}
+			free(n);
+		}
+	}
 }
 
 static int load_one(const char *dir, const char *path, const char *params)
@@ -98,6 +156,7 @@ int load_modules(void)
 	slurp(dir, "modules.alias", &db, kmod_parse_alias);
 	if (!db.n)
 		warning("%s/modules.dep is missing or empty: no modules loaded", dir);
+	compute_deferred(&db);
 	n = kmod_plan(&db, present, dir, &steps);
 	for (size_t i = 0; i < n; i++) {
 		const struct kmod_step *s = &steps[i];
@@ -168,6 +227,40 @@ int module_load_named(const char *name, const char *params)
 			rc = load_one(dir, path, params);
 			break;
 		}
+	kmod_free(&db);
+	return rc;
+}
+
+int module_load_deps(const char *name, char *err, size_t errlen)
+{
+	char dir[256];
+	struct kmod_db db = {0};
+	const struct kmod *m;
+	int rc = 0;
+	snprintf(dir, sizeof dir, "%s/%s", MODULES_DIR, A.release);
+	slurp(dir, "modules.dep", &db, kmod_parse_dep);
+	slurp(dir, "modules.builtin", &db, kmod_parse_builtin);
+	if (kmod_is_builtin(&db, name)) {
+		kmod_free(&db);
+		return 0;
+	}
+	m = find_mod(&db, name);
+	if (!m) {
+		snprintf(err, errlen, "module %s is neither built into %s nor in its module archive", name, A.release);
+		kmod_free(&db);
+		return -1;
+	}
+	/* modules.dep lists a module's dependencies so that loading them
+	 * from the last to the first works */
+	for (size_t d = m->ndeps; d-- > 0 && rc == 0;)
+		if (load_one(dir, m->deps[d], NULL) < 0) {
+			snprintf(err, errlen, "unable to load %s (needed by %s): %s", m->deps[d], name, strerror(errno));
+			rc = -1;
+		}
+	if (rc == 0 && load_one(dir, m->path, NULL) < 0) {
+		snprintf(err, errlen, "unable to load %s: %s", m->path, strerror(errno));
+		rc = -1;
+	}
 	kmod_free(&db);
 	return rc;
 }

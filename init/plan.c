@@ -17,6 +17,7 @@
 #include "init.h"
 #include "json.h"
 #include "layout.h"
+#include "nfsserver.h"
 #include "plan.h"
 #include "probe.h"
 #include "proc.h"
@@ -180,6 +181,25 @@ static void lava_signals(const char *wl, const char *layout, const struct run_ou
 	fflush(stdout);
 }
 
+/* The NFS server off, the layout unmounted and checked: an event record
+ * says whether nfsd left the filesystem clean. */
+static void nfs_stop(struct nfs_server *ns, struct built_layout *bl, const char *layout)
+{
+	char verdict[256];
+	struct jw ev;
+	nfsserver_stop(ns);
+	layout_unmount_check(bl, verdict, sizeof verdict);
+	info("nfsserver stopped; layout %s unmounted: %s", layout, verdict);
+	jw_init(&ev);
+	jw_obj(&ev, NULL);
+	jw_str(&ev, "event", "nfsserver-stop");
+	jw_str(&ev, "layout", layout);
+	jw_str(&ev, "fsck", verdict);
+	jw_obj_end(&ev);
+	rec_emit(&A.rec, RS_EVENT, ev.sb.s);
+	sb_free(&ev.sb);
+}
+
 int run_plan(void)
 {
 	char name[128], err[512], tun[256];
@@ -189,6 +209,8 @@ int run_plan(void)
 	struct plan *p = xcalloc(1, sizeof *p);
 	struct plan_run *runs;
 	struct built_layout bl = {0};
+	struct nfs_server ns = { .pmap_pid = -1 };
+	int nfs_on = 0;
 	char *text = load_plan_text(name, sizeof name, &len);
 	unsigned counts[5] = {0};
 
@@ -235,6 +257,9 @@ int run_plan(void)
 				     bl.dev[0] ? bl.dev : "tmpfs");
 			else
 				warning("layout %s %s: %s", r->layout->name, bl.status, bl.reason);
+			nfs_on = r->section->nfs.line && !bl.status[0];
+			if (nfs_on)
+				nfsserver_start(&r->section->nfs, bl.dir, &ns);
 		}
 		plan_tunables_text(r->section, r->tunables_index, tun, sizeof tun);
 		memset(&o, 0, sizeof o);
@@ -272,6 +297,8 @@ int run_plan(void)
 		}
 		if (tjson)
 			jw_raw(&w, "tunables", tjson);
+		if (nfs_on && ns.json)
+			jw_raw(&w, "nfsserver", ns.json);
 		jw_int(&w, "iteration", r->iteration);
 		jw_int(&w, "run", i + 1);
 		jw_int(&w, "runs", nruns);
@@ -292,9 +319,15 @@ int run_plan(void)
 		run_outcome_free(&o);
 		reap_children();
 		init_check_signals();
-		if (r->last_of_layout)
+		if (r->last_of_layout) {
+			if (nfs_on)
+				nfs_stop(&ns, &bl, r->layout->name);
+			nfs_on = 0;
 			layout_teardown(&bl);
+		}
 	}
+	if (nfs_on)
+		nfs_stop(&ns, &bl, "(stopped early)");
 	if (bl.fingerprint || bl.mounted || bl.md_created || bl.brd_loaded)
 		layout_teardown(&bl);
 	run_why_end();

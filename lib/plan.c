@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "defaults.h"
+#include "nfsd.h"
 #include "plan.h"
 #include "sbuf.h"
 #include "units.h"
@@ -486,6 +487,56 @@ static int parse_workload(struct ctx *c, const struct words *ws, struct plan *p,
 	return 0;
 }
 
+/* ---- the NFS server ---- */
+
+static int parse_nfsserver(struct ctx *c, const struct words *ws, struct plan *p)
+{
+	struct plan_section *s = current(p);
+	struct plan_nfsserver n = { .threads = 8 };
+	const char *versions = "3", *transports = "tcp", *exp = NFSD_DEFAULT_EXPORT;
+	char err[256];
+	unsigned flags;
+	if (s->nfs.line)
+		return fail(c, "nfsserver given twice in this section (first on line %d)", s->nfs.line);
+	for (size_t i = 1; i < ws->n; i++) {
+		char *k = ws->w[i].s, *v;
+		if (ws->w[i].eq < 0)
+			return fail(c, "expected key=value, got \"%s\" (nfsserver [threads=N] [versions=3] "
+				    "[transports=tcp|udp|tcp,udp] [export=OPTIONS])", k);
+		k[ws->w[i].eq] = 0;
+		v = k + ws->w[i].eq + 1;
+		if (!*v)
+			return fail(c, "nfsserver %s needs a value", k);
+		if (!strcmp(k, "threads")) {
+			unsigned long long u;
+			if (parse_uint(v, PLAN_NFS_THREADS_MAX, &u) < 0 || u < 1)
+				return fail(c, "bad value for nfsserver threads: \"%s\" (expected 1 to %d)", v,
+					    PLAN_NFS_THREADS_MAX);
+			n.threads = (unsigned)u;
+		} else if (!strcmp(k, "versions")) {
+			if (strcmp(v, "3"))
+				return fail(c, "nfsserver versions=%s: only 3 is served (NFSv4 needs rpc.idmapd and "
+					    "nfsdcld, which come with nfs-utils; it cannot be built here)", v);
+			versions = v;
+		} else if (!strcmp(k, "transports")) {
+			if (strcmp(v, "tcp") && strcmp(v, "udp") && strcmp(v, "tcp,udp") && strcmp(v, "udp,tcp"))
+				return fail(c, "bad value for nfsserver transports: \"%s\" (expected tcp, udp or tcp,udp)", v);
+			transports = v;
+		} else if (!strcmp(k, "export")) {
+			if (strlen(v) > PLAN_MAX_VALUE || nfsd_export_flags(v, &flags, err, sizeof err) < 0)
+				return fail(c, "bad nfsserver export options: %s", strlen(v) > PLAN_MAX_VALUE ? "too long" : err);
+			exp = v;
+		} else
+			return fail(c, "nfsserver has no setting \"%s\" (valid: threads versions transports export)", k);
+	}
+	s->nfs = n;
+	s->nfs.line = c->line;
+	s->nfs.versions = xstrdup(versions);
+	s->nfs.transports = xstrdup(transports);
+	s->nfs.export = xstrdup(exp);
+	return 0;
+}
+
 /* ---- sections ---- */
 
 static int parse_section(struct ctx *c, const struct words *ws, struct plan *p)
@@ -589,7 +640,9 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		return parse_tunable(c, ws, p);
 	if (!strcmp(d, "workload"))
 		return parse_workload(c, ws, p, check);
-	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload)", d);
+	if (!strcmp(d, "nfsserver"))
+		return parse_nfsserver(c, ws, p);
+	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver)", d);
 }
 
 /* The default name: the file's base name without ".plan". */
@@ -680,6 +733,9 @@ void plan_free(struct plan *p)
 	for (size_t i = 0; i < p->nsections; i++) {
 		free(p->sections[i].name);
 		free(p->sections[i].title);
+		free(p->sections[i].nfs.versions);
+		free(p->sections[i].nfs.transports);
+		free(p->sections[i].nfs.export);
 	}
 	for (size_t i = 0; i < p->nlayouts; i++)
 		layout_free(&p->layouts[i]);

@@ -13,6 +13,7 @@
  *   tunable scheduler mq-deadline none
  *   tunable read_ahead_kb 0 256
  *   workload stream size=64M bs=1M
+ *   nfsserver threads=8 transports=tcp export=rw,sync,no_wdelay   export each layout over NFSv3
  *
  * or, in sections, several such matrices in one plan (one per question):
  *
@@ -79,6 +80,18 @@ struct plan_workload {
 	int line;
 };
 
+/* `nfsserver key=value...`: the section's layouts are exported by the
+ * kernel's NFS server once built, and it is stopped before each is torn
+ * down (init/nfsserver.c, docs/nfs.md). */
+#define PLAN_NFS_THREADS_MAX 1024
+struct plan_nfsserver {
+	int line;		/* 0: the section has none */
+	unsigned threads;	/* default 8 */
+	char *versions;		/* "3" */
+	char *transports;	/* "tcp", "udp", "tcp,udp" */
+	char *export;		/* export options, exportfs style */
+};
+
 /* One matrix of layouts x tunable sets x workloads. A plan without a
  * `section` line has one, unnamed, holding everything; otherwise each
  * section holds the layouts, tunables and workloads written under it. The
@@ -91,6 +104,7 @@ struct plan_section {
 	struct plan_tunable *tunables;
 	struct plan_workload *workloads;
 	size_t nlayouts, ntunables, nworkloads;
+	struct plan_nfsserver nfs;
 };
 
 struct plan {

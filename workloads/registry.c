@@ -21,6 +21,7 @@ extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 extern const struct workload wl_dbload, wl_oltp;
 extern const struct workload wl_fio, wl_perfbench, wl_cyclictest, wl_hackbench;
+extern const struct workload wl_nfsmix;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -37,6 +38,7 @@ const struct workload *const workload_table[] = {
 	&wl_perfbench,
 	&wl_cyclictest,
 	&wl_hackbench,
+	&wl_nfsmix,
 	NULL,
 };
 
@@ -104,6 +106,16 @@ int wl_fail(struct wctx *c, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
+}
+
+void wl_warn(struct wctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	if (c->nwarnings >= WL_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->warnings[c->nwarnings++], WL_WARNING_LEN, fmt, ap);
+	va_end(ap);
 }
 
 long long wl_param_size(struct wctx *c, const char *name)

@@ -126,9 +126,11 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 		jw_obj_end(&out);
 	}
 	jw_arr_end(&out);
-	if (c->dropped_metrics || c->nonfinite_metrics) {
+	if (c->dropped_metrics || c->nonfinite_metrics || c->nwarnings) {
 		char wmsg[WL_WARNING_LEN];
 		jw_arr(&out, "warnings");
+		for (size_t i = 0; i < c->nwarnings; i++)
+			jw_str(&out, NULL, c->warnings[i]);
 		if (c->dropped_metrics) {
 			snprintf(wmsg, sizeof wmsg, "%lu metrics past the first %d were dropped", c->dropped_metrics,
 				 WL_MAX_METRICS);

@@ -49,6 +49,8 @@ struct wctx {
 	unsigned long dropped_metrics;	/* wl_metric calls past WL_MAX_METRICS */
 	unsigned long nonfinite_metrics;	/* wl_metric calls with NaN or infinity, left out */
 	struct jw details;	/* workload-specific JSON object members */
+	char warnings[WL_MAX_WARNINGS][WL_WARNING_LEN];	/* wl_warn: into the run record's "warnings" */
+	size_t nwarnings;
 	void *priv;
 };
 
@@ -96,6 +98,9 @@ struct hb_opts {
 	char num[4][24];	/* the numbers' text, argv points into it */
 };
 int hackbench_args(struct wctx *c, struct hb_opts *o, char **argv, int n);
+/* Something the run record must say beside its figures (a step of a load
+ * curve that is INVALID, ...): the record's "warnings" array. */
+void wl_warn(struct wctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Record why the run failed (first call wins); returns -1 for `return wl_fail(...)`. */
 int wl_fail(struct wctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *wl_reason(void);

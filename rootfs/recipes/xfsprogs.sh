@@ -1,4 +1,5 @@
-# xfsprogs: mkfs.xfs for the XFS workloads, xfs_db, and xfs_info (a shell
+# xfsprogs: mkfs.xfs for the XFS workloads, xfs_db, xfs_repair (a read-only
+# check of a layout after the NFS server), and xfs_info (a shell
 # script in 6.1 that runs xfs_spaceman on a mounted filesystem, else xfs_db).
 # Links liburcu, e2fsprogs' libuuid and libinih, all static. No blkid: mkfs.xfs
 # then skips probing for existing signatures (it says so), fine on scratch disks.
@@ -21,9 +22,11 @@ recipe_build() {
 	# libtool turns a plain -static into "prefer static libtool libraries"
 	# and still links libc dynamically; -all-static makes real static ELFs.
 	make -j"$JOBS" LOADERFLAGS="-all-static $lib" \
-		libfrog libxfs libxlog libxcmd mkfs db spaceman
+		libfrog libxfs libxlog libxcmd mkfs db spaceman repair
 	ship mkfs/mkfs.xfs sbin/mkfs.xfs
 	ship db/xfs_db sbin/xfs_db
+	# read-only checks of a layout after the NFS server let go of it
+	ship repair/xfs_repair sbin/xfs_repair
 	ship spaceman/xfs_spaceman sbin/xfs_spaceman
 	# Upstream's script, with patches/xfsprogs applied (no findmnt here).
 	ship spaceman/xfs_info.sh sbin/xfs_info

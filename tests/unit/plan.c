@@ -34,7 +34,21 @@ static const struct {
 	{ L "layout m fs=ext3 mkfs=\"-b 4096\n" W, "quick.plan:2: unterminated quote" },
 	{ L "workload null\x01\n", "quick.plan:2: control character 0x01 in the plan" },
 	{ L W "layouts x fs=ext3\n",
-	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload)" },
+	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver)" },
+	/* the NFS server of a section */
+	{ L W "nfsserver\nnfsserver threads=4\n", "quick.plan:4: nfsserver given twice in this section (first on line 3)" },
+	{ L W "nfsserver threads=0\n", "quick.plan:3: bad value for nfsserver threads: \"0\" (expected 1 to 1024)" },
+	{ L W "nfsserver threads=1025\n", "quick.plan:3: bad value for nfsserver threads: \"1025\" (expected 1 to 1024)" },
+	{ L W "nfsserver versions=4\n", "quick.plan:3: nfsserver versions=4: only 3 is served (NFSv4 needs rpc.idmapd and "
+	  "nfsdcld, which come with nfs-utils; it cannot be built here)" },
+	{ L W "nfsserver transports=sctp\n", "quick.plan:3: bad value for nfsserver transports: \"sctp\" (expected tcp, udp or tcp,udp)" },
+	{ L W "nfsserver export=rw,fast\n", "quick.plan:3: bad nfsserver export options: unknown export option \"fast\" "
+	  "(valid: rw ro sync async wdelay no_wdelay root_squash no_root_squash all_squash no_all_squash secure insecure "
+	  "subtree_check no_subtree_check)" },
+	{ L W "nfsserver export=rw,\n", "quick.plan:3: bad nfsserver export options: export options end in a comma" },
+	{ L W "nfsserver port=2049\n", "quick.plan:3: nfsserver has no setting \"port\" (valid: threads versions transports export)" },
+	{ L W "nfsserver tcp\n", "quick.plan:3: expected key=value, got \"tcp\" (nfsserver [threads=N] [versions=3] "
+	  "[transports=tcp|udp|tcp,udp] [export=OPTIONS])" },
 	/* read-only layouts: the disk as it is */
 	{ "layout u readonly=SER1 fs=ext2\n" W,
 	  "quick.plan:1: fs is not allowed in a read-only layout (the disk is read as it is: no filesystem, RAID or "
@@ -301,6 +315,27 @@ static void good_plans(void)
 }
 
 /* "ITER LAYOUT SCHED RA WORKLOAD FLAGS" for every run. */
+/* nfsserver: the section's settings, defaults where unsaid, one per section */
+static void nfsserver(void)
+{
+	struct plan p;
+	char err[512] = "";
+	const char *t = "section a\nlayout l fs=ext3\nnfsserver threads=16 transports=tcp,udp export=ro,async\n"
+			"workload null\nsection b\nlayout m fs=xfs\nworkload null\nsection c\nnfsserver\nlayout n fs=ext2\n"
+			"workload null\n";
+	int rc = plan_parse("nfs.plan", t, strlen(t), check, &p, err, sizeof err);
+	ok(rc == 0 && p.sections[0].nfs.line == 3 && p.sections[0].nfs.threads == 16 &&
+	   !strcmp(p.sections[0].nfs.transports, "tcp,udp") && !strcmp(p.sections[0].nfs.export, "ro,async") &&
+	   !strcmp(p.sections[0].nfs.versions, "3"), "nfsserver: the section's settings (%s)", err);
+	ok(rc == 0 && p.sections[1].nfs.line == 0, "a section without nfsserver has none");
+	ok(rc == 0 && p.sections[2].nfs.line == 9 && p.sections[2].nfs.threads == 8 &&
+	   !strcmp(p.sections[2].nfs.transports, "tcp") &&
+	   !strcmp(p.sections[2].nfs.export, "rw,sync,no_wdelay,no_root_squash,no_subtree_check,insecure"),
+	   "nfsserver with no settings: 8 threads, tcp, the seed's sync export");
+	if (rc == 0)
+		plan_free(&p);
+}
+
 static void expand_order(void)
 {
 	static const char text[] =
@@ -542,7 +577,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 48 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1);
+	tap_plan(nbad * 2 + 48 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 3);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
@@ -555,6 +590,7 @@ int main(void)
 	}
 	expand_order();
 	sections();
+	nfsserver();
 	readonly_layout();
 	workload_first();
 	limits();

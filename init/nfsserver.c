@@ -1,0 +1,313 @@
+/*
+ * nfsserver.c - the kernel's NFS server on a built layout, for a plan
+ * section with an `nfsserver` line: load nfsd (deferred at boot), start our
+ * portmapper (lib/portmap.c) on loopback and /var/run/rpcbind.sock, feed
+ * the export straight into the kernel's caches (lib/nfsd.c), take the root
+ * file handle, and start the threads; stop it all before the layout is
+ * torn down, so the filesystem is unmounted with nothing of nfsd holding
+ * it, then check the filesystem. No nfs-utils: its libtirpc is not served.
+ *
+ * Every step's failure is a reason in the run records (nfsserver.status
+ * "failed"), never a dead appliance: the workloads that need the server
+ * then fail with that reason, the others run as usual.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init.h"
+#include "json.h"
+#include "layout.h"
+#include "nfsd.h"
+#include "nfsserver.h"
+#include "portmap.h"
+#include "proc.h"
+#include "xio.h"
+
+#define NFSD_FS "/proc/fs/nfsd"
+#define NFSD_PORT 2049
+#define RPC_CACHE "/proc/net/rpc"
+
+static int fail(struct nfs_server *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct nfs_server *ns, const char *fmt, ...)
+{
+	va_list ap;
+	snprintf(ns->status, sizeof ns->status, "failed");
+	va_start(ap, fmt);
+	vsnprintf(ns->reason, sizeof ns->reason, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* write text to a control file; the kernel's answer is the errno */
+static int put(struct nfs_server *ns, const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(text);
+	if (fd < 0)
+		return fail(ns, "unable to open %s: %s", path, strerror(errno));
+	if (write(fd, text, n) != (ssize_t)n) {
+		int e = errno;
+		close(fd);
+		return fail(ns, "writing \"%.60s\" to %s: %s", text, path, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+static void stop_services(struct nfs_server *ns);
+
+static int nfsd_present(void)
+{
+	char *fs = read_file("/proc/filesystems", NULL);
+	int yes = fs && strstr(fs, "\tnfsd\n");
+	free(fs);
+	return yes;
+}
+
+/* the portmapper, in a child of PID 1 that never runs PID 1's paths */
+static pid_t start_portmap(struct nfs_server *ns, const char *dir)
+{
+	struct pmap_socks k;
+	char err[256];
+	pid_t pid;
+	mkdir("/var", 0755);
+	mkdir("/var/run", 0755);
+	if (pmap_listen(&k, PMAP_PORT, PMAP_UNIX_PATH, err, sizeof err) < 0) {
+		fail(ns, "portmapper: %s", err);
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fail(ns, "unable to fork the portmapper: %s", strerror(errno));
+		close(k.tcp);
+		close(k.udp);
+		close(k.unx);
+		return -1;
+	}
+	if (pid == 0) {
+		static struct pmap_state st;
+		sigset_t none;
+		die_hook = NULL;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGTERM, SIG_DFL);
+		setpgid(0, 0);
+		st.self_port = PMAP_PORT;
+		st.export_path = dir;
+		st.export_fh = ns->fh;
+		pmap_serve(&st, &k, NULL);
+		_exit(0);
+	}
+	close(k.tcp);
+	close(k.udp);
+	close(k.unx);
+	return pid;
+}
+
+/* A listener nfsd registers with the portmapper: bound and listening here,
+ * handed over by its descriptor (as rpc.nfsd does). "tcp 2049" written as
+ * text would make an anonymous socket that is never registered, and a
+ * client asking the portmapper for NFS would be told it is not there.
+ * Loopback only: the appliance's NFS server is for its own load. */
+static int add_listener(struct nfs_server *ns, int udp)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(NFSD_PORT),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	char line[32];
+	int one = 1, fd = socket(AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, 0), rc;
+	if (fd < 0)
+		return fail(ns, "unable to make the nfsd socket: %s", strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || (!udp && listen(fd, 64) < 0)) {
+		int e = errno;
+		close(fd);
+		return fail(ns, "unable to listen on 127.0.0.1:%d/%s for nfsd: %s", NFSD_PORT, udp ? "udp" : "tcp",
+			    strerror(e));
+	}
+	snprintf(line, sizeof line, "%d\n", fd);
+	rc = put(ns, NFSD_FS "/portlist", line);
+	close(fd);	/* the kernel holds it now */
+	return rc;
+}
+
+static void settings_json(struct jw *w, const struct plan_nfsserver *cfg, unsigned flags)
+{
+	jw_int(w, "threads", cfg->threads);
+	jw_str(w, "versions", cfg->versions);
+	jw_str(w, "transports", cfg->transports);
+	jw_str(w, "export", cfg->export);
+	jw_int(w, "export_flags", flags);
+}
+
+int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nfs_server *ns)
+{
+	char line[4400], err[256], path[128], *text;
+	unsigned flags = 0;
+	size_t len;
+	double t0 = mono_now();
+	struct jw w;
+
+	memset(ns, 0, sizeof ns[0]);
+	ns->pmap_pid = -1;
+	snprintf(ns->dir, sizeof ns->dir, "%s", dir ? dir : "");
+	if (nfsd_export_flags(cfg->export, &flags, err, sizeof err) < 0)
+		fail(ns, "%s", err);
+	else if (!dir || !*dir)
+		fail(ns, "the layout has no filesystem to export");
+	else if (!nfsd_present() && module_load_deps("nfsd", err, sizeof err) < 0)
+		fail(ns, "%s", err);
+	else if (mkdir(NFSD_FS, 0755) < 0 && errno != EEXIST)
+		fail(ns, "unable to make %s: %s", NFSD_FS, strerror(errno));
+	else if (mount("nfsd", NFSD_FS, "nfsd", 0, NULL) < 0 && errno != EBUSY)
+		fail(ns, "unable to mount the nfsd filesystem on %s: %s", NFSD_FS, strerror(errno));
+	else if (put(ns, NFSD_FS "/versions", "+3 -4\n") == 0 &&
+		 nfsd_line_client(line, sizeof line, "127.0.0.1") == 0 &&
+		 put(ns, RPC_CACHE "/auth.unix.ip/channel", line) == 0) {
+		if (nfsd_line_export(line, sizeof line, dir, flags) < 0 || nfsd_line_fsid(line, sizeof line, dir) < 0)
+			fail(ns, "the export lines for %s do not fit", dir);
+		else if (nfsd_line_export(line, sizeof line, dir, flags) == 0 &&
+			 put(ns, RPC_CACHE "/nfsd.export/channel", line) == 0 &&
+			 nfsd_line_fsid(line, sizeof line, dir) == 0)
+			put(ns, RPC_CACHE "/nfsd.fh/channel", line);
+	}
+	/* the root file handle: write "DOMAIN PATH MAXSIZE", read the answer
+	 * from the same open file */
+	if (!ns->status[0]) {
+		int fd = open(NFSD_FS "/filehandle", O_RDWR | O_CLOEXEC);
+		char q[4200];
+		ssize_t n;
+		if (fd < 0)
+			fail(ns, "unable to open %s/filehandle: %s", NFSD_FS, strerror(errno));
+		else {
+			nfsd_qword(dir, q, sizeof q);
+			snprintf(line, sizeof line, NFSD_DOMAIN " %s %d\n", q, NFS3_FHSIZE);
+			if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+				fail(ns, "asking %s/filehandle for %s: %s", NFSD_FS, dir, strerror(errno));
+			else if ((n = read(fd, line, sizeof line - 1)) <= 0)
+				fail(ns, "reading %s/filehandle: %s", NFSD_FS, n < 0 ? strerror(errno) : "empty");
+			else if (nfsd_parse_fh(line, (size_t)n, &ns->fh) < 0)
+				fail(ns, "%s/filehandle answered \"%.40s\": not a file handle", NFSD_FS, line);
+			close(fd);
+		}
+	}
+	if (!ns->status[0])
+		ns->pmap_pid = start_portmap(ns, dir);
+	if (!ns->status[0]) {
+		/* the listeners, then the threads (which start lockd, which
+		 * registers with the portmapper: the reason it runs first) */
+		const char *t = cfg->transports;
+		if (strstr(t, "tcp"))
+			add_listener(ns, 0);
+		if (!ns->status[0] && strstr(t, "udp"))
+			add_listener(ns, 1);
+		snprintf(line, sizeof line, "%u\n", cfg->threads);
+		if (!ns->status[0])
+			put(ns, NFSD_FS "/threads", line);
+	}
+	if (!ns->status[0]) {
+		ns->running = 1;
+		snprintf(ns->status, sizeof ns->status, "running");
+	}
+	ns->start_s = mono_now() - t0;
+	/* what the kernel says is in force, beside what was asked */
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	jw_str(&w, "status", ns->status);
+	if (strcmp(ns->status, "running"))
+		jw_str(&w, "reason", ns->reason);
+	settings_json(&w, cfg, flags);
+	jw_str(&w, "export_path", dir);
+	jw_num(&w, "start_s", ns->start_s);
+	jw_int(&w, "root_fh_bytes", ns->fh.len);
+	snprintf(path, sizeof path, NFSD_FS "/versions");
+	if (ns->running && (text = read_file(path, &len))) {
+		text[strcspn(text, "\n")] = 0;
+		jw_str(&w, "versions_in_force", text);
+		free(text);
+	}
+	if (ns->running && (text = read_file(NFSD_FS "/threads", &len))) {
+		jw_int(&w, "threads_in_force", atoi(text));
+		free(text);
+	}
+	if (ns->running && (text = read_file(NFSD_FS "/portlist", &len))) {
+		for (char *c = text; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		jw_str(&w, "portlist", text);
+		free(text);
+	}
+	jw_obj_end(&w);
+	ns->json = sb_steal(&w.sb);
+	if (ns->running)
+		info("nfsserver: %s exported over NFSv3 (%s, %u threads, %s) in %.2f s, root handle %u bytes", dir,
+		     cfg->transports, cfg->threads, cfg->export, ns->start_s, ns->fh.len);
+	else {
+		warning("nfsserver on %s: %s", dir && *dir ? dir : "(no filesystem)", ns->reason);
+		stop_services(ns);
+	}
+	return ns->running ? 0 : -1;
+}
+
+/* "now" for a cache flush: the kernel drops every entry older */
+static void flush_cache(const char *name)
+{
+	char path[128], now[32];
+	int fd;
+	snprintf(path, sizeof path, RPC_CACHE "/%s/flush", name);
+	snprintf(now, sizeof now, "%lld\n", (long long)time(NULL) + 1);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, now, strlen(now)) < 0)
+		warn_sys("unable to flush %s", path);
+	close(fd);
+}
+
+static void stop_services(struct nfs_server *ns)
+{
+	if (ns->running) {
+		int fd = open(NFSD_FS "/threads", O_WRONLY | O_CLOEXEC);
+		/* nfsd and lockd unregister from the portmapper as they stop:
+		 * it must still answer */
+		if (fd < 0 || write(fd, "0\n", 2) != 2)
+			warn_sys("unable to stop nfsd (%s/threads)", NFSD_FS);
+		if (fd >= 0)
+			close(fd);
+		ns->running = 0;
+	}
+	/* the export's cache entries hold the layout's mount: drop them */
+	flush_cache("nfsd.fh");
+	flush_cache("nfsd.export");
+	flush_cache("auth.unix.ip");
+	if (ns->pmap_pid > 0) {
+		int st;
+		kill(ns->pmap_pid, SIGTERM);
+		if (waitpid(ns->pmap_pid, &st, 0) < 0 && errno != ECHILD)
+			warn_sys("unable to wait for the portmapper");
+		ns->pmap_pid = -1;
+		unlink(PMAP_UNIX_PATH);
+	}
+}
+
+void nfsserver_stop(struct nfs_server *ns)
+{
+	stop_services(ns);
+	free(ns->json);
+	ns->json = NULL;
+}
