@@ -482,6 +482,12 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 				continue;
 			g = group_of(c, CMP_FIGURE, b->mode, wl, &rid, lname, str_or(m, "name", "?"), str_or(m, "unit", ""),
 				     str_or(m, "better", ""));
+			if (json_get(m, "invalid") && json_get(m, "invalid")->t == J_BOOL && json_get(m, "invalid")->b) {
+				grow_cells(g, (size_t)k + 1);
+				g->cell[k].invalid++;
+				g->cell[k].invalid_sum += val->num;
+				continue;
+			}
 			cell_add(g, k, val->num, rid.inforce.s);
 		}
 		{

@@ -58,6 +58,9 @@ struct cmp_cell {
 	int significant, noisy, worse;	/* worse/better only for a figure with a direction */
 	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed: not tested) */
 	size_t listed;		/* CMP_PROFILE: runs whose list named the function (the rest count 0) */
+	double invalid_sum;	/* their values, for a chart's hollow point only */
+	size_t invalid;		/* runs whose figure was marked invalid (an SFS step past 1% failed calls):
+				 * counted and shown, never in n, the mean or the test */
 };
 
 struct cmp_group {

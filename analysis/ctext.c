@@ -29,16 +29,18 @@ static void fmt_val(char *out, size_t len, double v)
 
 static void cell_text(const struct cmp_cell *x, char *out, size_t len)
 {
-	char m[32];
+	char m[32], inv[32] = "";
+	if (x->invalid)
+		snprintf(inv, sizeof inv, " INVALID x%zu", x->invalid);
 	if (!x->n) {
-		snprintf(out, len, "-");
+		snprintf(out, len, "%s", x->invalid ? inv + 1 : "-");
 		return;
 	}
 	fmt_val(m, sizeof m, x->s.mean);
 	if (x->n >= 2 && isfinite(x->s.cov))
-		snprintf(out, len, "%s ±%.1f%%%s n=%zu", m, x->s.cov * 100, x->noisy ? "~" : "", x->n);
+		snprintf(out, len, "%s ±%.1f%%%s n=%zu%s", m, x->s.cov * 100, x->noisy ? "~" : "", x->n, inv);
 	else
-		snprintf(out, len, "%s n=%zu", m, x->n);
+		snprintf(out, len, "%s n=%zu%s", m, x->n, inv);
 }
 
 static const char *direction(const struct cmp_group *G, const struct cmp_cell *x)
@@ -119,6 +121,31 @@ static void few_boots_note(FILE *o, const char *mode, unsigned a, unsigned b)
 		"1 in 462\n", a, b, ways);
 }
 
+/* Figures some runs marked invalid (a load step past 1% failed calls):
+ * never averaged in, so said here with how many runs of each side. */
+static void invalid_lines(const struct cmp *c, FILE *o, const char *mode, size_t k)
+{
+	size_t shown = 0, more = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const struct cmp_cell *a = &G->cell[c->base], *b = &G->cell[k];
+		char title[512];
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || (!a->invalid && !b->invalid))
+			continue;
+		if (shown == 8) {
+			more++;
+			continue;
+		}
+		if (!shown++)
+			fprintf(o, "  INVALID (the workload's own rule, e.g. over 1%% of calls failed: left out of the means):\n");
+		cmp_group_title(G, title, sizeof title);
+		fprintf(o, "    %s: %s %zu of %zu runs, %s %zu of %zu runs\n", title, c->kernels[c->base].label, a->invalid,
+			a->invalid + a->n, c->kernels[k].label, b->invalid, b->invalid + b->n);
+	}
+	if (more)
+		fprintf(o, "    ... and %zu more (the table marks them all)\n", more);
+}
+
 static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 {
 	size_t *ix = xcalloc(c->ngroups + 1, sizeof *ix);
@@ -169,6 +196,7 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 				fprintf(o, "  note: tunables in force differ for %s: %s\n", title, G->inforce_diff);
 			}
 		}
+		invalid_lines(c, o, mode, k);
 	}
 	free(ix);
 }
@@ -317,7 +345,7 @@ static void csv_num(FILE *o, double v)
 void cmp_print_csv(const struct cmp *c, FILE *o)
 {
 	fprintf(o, "mode,workload,layout,tunables,metric,unit,better,kernel,baseline,n,mean,sd,cov,change_pct,verdict,p,"
-		   "significant,mdc_pct,runs_for_5pct,q,ci_lo_pct,ci_hi_pct,kind,label,params\n");
+		   "significant,mdc_pct,runs_for_5pct,q,ci_lo_pct,ci_hi_pct,kind,label,params,invalid\n");
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *G = &c->groups[g];
 		if (G->kind == CMP_PROFILE)
@@ -358,7 +386,7 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 			csv_s(o, G->label);
 			fputc(',', o);
 			csv_s(o, G->params);
-			fputc('\n', o);
+			fprintf(o, ",%zu\n", x->invalid);
 		}
 	}
 }

@@ -463,10 +463,12 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 		for (size_t k = 0; k < c->nkernels; k++) {
 			const struct cmp_cell *x = &G->cell[k];
 			if (x->n)
-				fprintf(o, "<td class=\"%s\">%.5g &plusmn;%.1f%% (n=%zu)</td>", x->noisy ? "noisy" : "", x->s.mean,
-					isfinite(x->s.cov) ? x->s.cov * 100 : 0, x->n);
+				fprintf(o, "<td class=\"%s\">%.5g &plusmn;%.1f%% (n=%zu)%s", x->noisy ? "noisy" : "", x->s.mean,
+					isfinite(x->s.cov) ? x->s.cov * 100 : 0, x->n, x->invalid ? "" : "</td>");
 			else
-				fputs("<td>-</td>", o);
+				fputs(x->invalid ? "<td>" : "<td>-</td>", o);
+			if (x->invalid)
+				fprintf(o, " <span class=\"invalid\">INVALID &times;%zu</span></td>", x->invalid);
 			if (k == c->base)
 				continue;
 			if (isfinite(x->change))
@@ -499,6 +501,129 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 	fputs("</table></div>\n", o);
 }
 
+/* requested load N of a figure named loadN_<what>, or 0 */
+static unsigned long long load_of(const char *metric, const char *what)
+{
+	unsigned long long n;
+	int used = 0;
+	char tail[24];
+	if (sscanf(metric, "load%llu_%23[a-z0-9_]%n", &n, tail, &used) != 2 || metric[used] || strcmp(tail, what))
+		return 0;
+	return n;
+}
+
+/* the mean a chart draws: the valid runs', else the invalid ones' */
+static double point(const struct cmp_cell *x, int *invalid)
+{
+	*invalid = !x->n && x->invalid;
+	return x->n ? x->s.mean : x->invalid ? x->invalid_sum / x->invalid : NAN;
+}
+
+/* SFS's own picture: response time against achieved throughput, one line
+ * per kernel, for each experiment with loadN_ops and loadN_resp_ms figures
+ * (nfsmix). A step every run of which was INVALID is a hollow red point. */
+static void load_curves(FILE *o, const struct cmp *c, size_t g0, size_t g1)
+{
+	enum { MAXP = 16 };
+	const int W = 460, H = 280, L = 56, R = 12, T = 10, B = 40;
+	for (size_t g = g0; g < g1; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		size_t ops[MAXP], resp[MAXP], np = 0, earlier = 0;
+		unsigned long long req[MAXP];
+		double xmax = 0, ymax = 0;
+		char title[512];
+		if (G->kind != CMP_FIGURE || !load_of(G->metric, "ops"))
+			continue;
+		/* once per experiment: at its first loadN_ops group */
+		for (size_t h = g0; h < g && !earlier; h++)
+			earlier = c->groups[h].kind == CMP_FIGURE && c->groups[h].xid == G->xid &&
+				  load_of(c->groups[h].metric, "ops");
+		if (earlier)
+			continue;
+		for (size_t h = g; h < g1 && np < MAXP; h++) {
+			const struct cmp_group *Ho = &c->groups[h];
+			unsigned long long n = Ho->kind == CMP_FIGURE && Ho->xid == G->xid ? load_of(Ho->metric, "ops") : 0;
+			if (!n)
+				continue;
+			for (size_t r = g0; r < g1; r++)
+				if (c->groups[r].kind == CMP_FIGURE && c->groups[r].xid == G->xid &&
+				    load_of(c->groups[r].metric, "resp_ms") == n) {
+					size_t i = np++;
+					while (i > 0 && req[i - 1] > n) {	/* by requested load */
+						req[i] = req[i - 1];
+						ops[i] = ops[i - 1];
+						resp[i] = resp[i - 1];
+						i--;
+					}
+					req[i] = n;
+					ops[i] = h;
+					resp[i] = r;
+					break;
+				}
+		}
+		if (np < 2)
+			continue;
+		for (size_t i = 0; i < np; i++)
+			for (size_t k = 0; k < c->nkernels; k++) {
+				int inv;
+				double x = point(&c->groups[ops[i]].cell[k], &inv), y = point(&c->groups[resp[i]].cell[k], &inv);
+				if (isfinite(x) && x > xmax)
+					xmax = x;
+				if (isfinite(y) && y > ymax)
+					ymax = y;
+			}
+		if (xmax <= 0 || ymax <= 0)
+			continue;
+		cmp_group_title(G, title, sizeof title);
+		fputs("<figure class=\"lc\"><figcaption>Response time against achieved throughput, per requested load (", o);
+		esc(o, G->workload);
+		fputs(" on ", o);
+		esc(o, G->layout);
+		if (G->label && G->label[0]) {
+			fputs(", ", o);
+			esc(o, G->label);
+		}
+		fprintf(o, "): SFS's curve; hollow red: INVALID</figcaption><svg class=\"curve\" width=\"%d\" height=\"%d\" "
+			   "viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
+		fprintf(o, "<path d=\"M%d %dV%dH%d\" stroke=\"#444\" fill=\"none\"/>", L, T, H - B, W - R);
+		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">achieved ops/s (0 to %.4g)</text>",
+			(L + W - R) / 2, H - 8, xmax);
+		fprintf(o, "<text x=\"12\" y=\"%d\" class=\"cl\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">"
+			   "response ms (0 to %.4g)</text>", (T + H - B) / 2, (T + H - B) / 2, ymax);
+		for (size_t k = 0; k < c->nkernels; k++) {
+			struct sbuf d = {0};
+			for (size_t i = 0; i < np; i++) {
+				int i1, i2;
+				double x = point(&c->groups[ops[i]].cell[k], &i1), y = point(&c->groups[resp[i]].cell[k], &i2);
+				double px, py;
+				if (!isfinite(x) || !isfinite(y))
+					continue;
+				px = L + x / xmax * (W - L - R);
+				py = H - B - y / ymax * (H - B - T);
+				sb_printf(&d, "%s%.1f %.1f", d.len ? "L" : "M", px, py);
+				if (i1 || i2)
+					fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" class=\"inv\" fill=\"none\" "
+						   "stroke=\"#b00\" stroke-width=\"2\"><title>", px, py);
+				else
+					fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>", px, py,
+						palette[k % 8]);
+				esc(o, c->kernels[k].label);
+				fprintf(o, ": requested %llu ops/s, achieved %.4g ops/s, response %.4g ms%s</title></circle>", req[i],
+					x, y, i1 || i2 ? " (INVALID)" : "");
+			}
+			if (d.len) {
+				fprintf(o, "<path d=\"%s\" stroke=\"%s\" stroke-width=\"2\" fill=\"none\"/>", d.s, palette[k % 8]);
+				fprintf(o, "<text x=\"%d\" y=\"%zu\" class=\"cl\" fill=\"%s\">", L + 8, T + 12 + 14 * k,
+					palette[k % 8]);
+				esc(o, c->kernels[k].label);
+				fputs("</text>", o);
+			}
+			sb_free(&d);
+		}
+		fputs("</svg></figure>\n", o);
+	}
+}
+
 /* Per workload, folded unless it holds a significant change. The groups
  * are sorted by workload (cmp_finish), so each workload is one stretch. */
 static void details(FILE *o, const struct cmp *c, const char *mode)
@@ -521,6 +646,7 @@ static void details(FILE *o, const struct cmp *c, const char *mode)
 		fprintf(o, ": %zu figures, %zu significant changes</summary>\n", figs, sig);
 		group_rows(o, c, g0, g1, CMP_FIGURE);
 		fputs("<div class=\"charts\">\n", o);
+		load_curves(o, c, g0, g1);
 		for (size_t g = g0; g < g1; g++)
 			if (c->groups[g].kind == CMP_FIGURE)
 				bar_chart(o, c, &c->groups[g]);
@@ -546,7 +672,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>bootbench comparison</title>\n"
 	      "<style>body{font:14px/1.4 sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}"
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}th{background:#f2f2f2}"
-	      "td.l,th.l{text-align:left}.worse{color:#b00}.better{color:#070}.sig{font-weight:bold}.noisy{color:#a60}"
+	      "td.l,th.l{text-align:left}.worse{color:#b00}.better{color:#070}.sig{font-weight:bold}.noisy{color:#a60}.invalid{color:#fff;background:#b00;padding:0 .3em;font-weight:bold}"
 	      ".charts{display:flex;flex-wrap:wrap;gap:8px}.chart,.trace,.forest{border:1px solid #ddd;background:#fff}"
 	      "figure.bc{margin:0;border:1px solid #ddd;padding:2px}figure.bc figcaption{font-size:11px;font-weight:bold;max-width:360px}"
 	      ".trace+figcaption,figure.bc:has(.trace) figcaption{max-width:640px}.chart,.trace{border:0}"

@@ -1044,6 +1044,7 @@ static void step_figures(struct wctx *c, size_t idx, double requested, const str
 	double achieved = t->ok / t->window_s, fpct = t->sent ? 100.0 * t->failed / t->sent : 0;
 	int invalid = t->sent == 0 || fpct > 1.0;
 	unsigned long long req = (unsigned long long)requested;
+	size_t first = c->nmetrics;
 	snprintf(name, sizeof name, "load%llu_ops", req);
 	wl_metric(c, name, achieved, "ops/s", "higher");
 	if (t->ok) {
@@ -1060,7 +1061,8 @@ static void step_figures(struct wctx *c, size_t idx, double requested, const str
 		(*valid_steps)++;
 		if (achieved > *peak)
 			*peak = achieved;
-	}
+	} else
+		wl_metrics_invalid(c, first);
 	jw_obj(&c->details, NULL);
 	jw_int(&c->details, "step", (long long)idx + 1);
 	jw_num(&c->details, "requested_ops", requested);

@@ -164,6 +164,12 @@ void wl_metric(struct wctx *c, const char *name, double value, const char *unit,
 	snprintf(m->better, sizeof m->better, "%s", better);
 }
 
+void wl_metrics_invalid(struct wctx *c, size_t from)
+{
+	for (size_t i = from; i < c->nmetrics; i++)
+		c->metrics[i].invalid = 1;
+}
+
 int wl_tool_failed(struct wctx *c, const char *name, const struct run_result *res, const struct sbuf *out,
 		   const char *prefix)
 {

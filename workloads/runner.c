@@ -123,6 +123,8 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 		jw_num(&out, "value", c->metrics[i].value);
 		jw_str(&out, "unit", c->metrics[i].unit);
 		jw_str(&out, "better", c->metrics[i].better);
+		if (c->metrics[i].invalid)
+			jw_bool(&out, "invalid", 1);
 		jw_obj_end(&out);
 	}
 	jw_arr_end(&out);
@@ -186,6 +188,7 @@ static void parse_child_report(struct run_outcome *o, const char *text, size_t l
 		mm->value = json_get_num(x, "value", 0);
 		snprintf(mm->unit, sizeof mm->unit, "%s", json_get_str(x, "unit") ? json_get_str(x, "unit") : "");
 		snprintf(mm->better, sizeof mm->better, "%s", json_get_str(x, "better") ? json_get_str(x, "better") : "");
+		mm->invalid = json_get(x, "invalid") && json_get(x, "invalid")->t == J_BOOL && json_get(x, "invalid")->b;
 	}
 	d = json_get(v, "details");
 	if (d && d->t == J_OBJ && d->n) {
@@ -527,6 +530,8 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 		jw_num(w, "value", o->metrics[i].value);
 		jw_str(w, "unit", o->metrics[i].unit);
 		jw_str(w, "better", o->metrics[i].better);
+		if (o->metrics[i].invalid)
+			jw_bool(w, "invalid", 1);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

@@ -36,6 +36,8 @@ struct metric {
 	double value;
 	char unit[16];
 	char better[8];		/* "higher" or "lower" */
+	int invalid;		/* measured, but by the workload's own rule not valid (an SFS step
+				 * with over 1% failed calls): compare counts it, never averages it */
 };
 
 struct wctx {
@@ -73,6 +75,9 @@ const char *wl_param(const struct wctx *c, const char *name);
 long long wl_param_size(struct wctx *c, const char *name);	/* 4K, 64M, 1G */
 long long wl_param_int(struct wctx *c, const char *name);
 void wl_metric(struct wctx *c, const char *name, double value, const char *unit, const char *better);
+/* Mark the figures from index `from` on (c->nmetrics before they were
+ * added) invalid: recorded with "invalid": true. */
+void wl_metrics_invalid(struct wctx *c, size_t from);
 /* A tool the workload ran (run_capture_here) that did not exit 0: fail the
  * run with "NAME STATUS: LINE", LINE from its output by tool_reason (the
  * first line starting with prefix, else the last), and return -1; else 0. */

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# timeout: 900
+# The kernel's NFS server under an SFS-style load, in QEMU on the generic
+# and rt kernels (seed 003). A plan stored in the results disk exports an
+# ext3 and an xfs ramdisk layout (nfsserver: nfsd loaded on demand, our
+# portmapper answering lockd's and nfsd's registrations and MOUNT), and
+# nfsmix drives the SFS 2.0 mix open-loop at 50, 100 and 200 ops/s:
+# - nfsd runs with what was asked (v3, 8 threads, the listeners registered);
+# - achieved ops/s tracks the requested rate at these low loads (within 10%);
+# - a file written through NFS reads back byte for byte on the layout;
+# - a step driven far past the server's capacity over UDP with a 40 ms
+#   timeout is marked INVALID (more than 1% of calls timed out), and the
+#   run still ends (no hang);
+# - nfsd stopped leaves each layout unmounted and fsck-clean;
+# - nfsmix in a section without an nfsserver fails with a reason that says
+#   so, and the next workload runs.
+# Then compare puts rt beside generic: the INVALID step is counted, never
+# averaged, and the report draws the load-response curve.
+. "$(dirname "$0")/lib.sh"
+KS=${KERNELS:-"debian-6.1-generic debian-6.1-rt"}
+[ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
+set -- $KS
+N=9
+plan $(($# * N + 5))
+cat > "$T/nfs.plan" <<'EOF'
+plan nfs-test
+timeout 240
+section ext3
+layout ramdisk-ext3 ramdisk=256M fs=ext3
+nfsserver threads=8 transports=tcp,udp
+workload nfsmix loads=50,100,200 step=3 warmup=1 procs=2 inflight=4 files=24
+workload nfsmix loads=50,6000 step=2 warmup=1 procs=2 inflight=32 files=8 transport=udp timeout_ms=40
+section xfs
+layout ramdisk-xfs ramdisk=320M fs=xfs
+nfsserver
+workload nfsmix loads=50,100,200 step=3 warmup=1 procs=2 inflight=4 files=24
+section none
+layout tmpfs tmpfs=64M
+workload nfsmix loads=50 step=1 files=8
+workload null
+EOF
+"$BB" plan check "$T/nfs.plan" >/dev/null || { for i in $(seq 1 $(($# * N + 5))); do fail "the test plan does not parse"; done; exit 1; }
+booted=
+for k in $KS; do
+	if ! need_kernel "$k"; then for i in $(seq 1 $N); do skip "$k not fetched"; done; continue; fi
+	one=$T/$k.img
+	"$BB" mkresults "$one" --size 64M --plan "$T/nfs.plan" >/dev/null 2>&1
+	boot "$k" "$T/$k.log" --results "$one" --memory 1024 --timeout 600; rc=$?
+	is "$rc" 0 "$k: the NFS plan boots, runs and powers off"
+	"$BB" collect "$one" 2>/dev/null > "$T/$k.all"
+	jq -c 'select(.type == "run") | .data' "$T/$k.all" > "$T/$k.runs"
+	is "$(jq -r '"\(.section)/\(.workload):\(.status)"' "$T/$k.runs" | tr '\n' ' ')" \
+		"ext3/nfsmix:ok ext3/nfsmix:ok xfs/nfsmix:ok none/nfsmix:failed none/null:ok " \
+		"$k: five runs; only nfsmix without a server failed"
+	all_true "$T/$k.runs" 'select(.section != "none") | .nfsserver.status == "running" and
+		(.nfsserver.versions_in_force | startswith("+3")) and .nfsserver.threads_in_force == 8' &&
+		pass "$k: nfsd running on ext3 and xfs with v3 and 8 threads, as asked" ||
+		fail "$k: nfsd running as asked ($(jq -c 'select(.section != "none") | .nfsserver' "$T/$k.runs" | head -c 400))"
+	jq -r 'select(.section == "ext3") | .nfsserver.portlist' "$T/$k.runs" | head -n 1 > "$T/$k.ports"
+	ok "$k: the listeners nfsd holds: $(cat "$T/$k.ports")" grep -q 'tcp 2049.*udp 2049\|udp 2049.*tcp 2049' "$T/$k.ports"
+	# the low-load curve: achieved within 10% of requested, every step valid
+	jq -r 'select(.params.loads == "50,100,200") | .details.steps[] | "\(.requested_ops) \(.achieved_ops) \(.status) \(.resp_ms)"' \
+		"$T/$k.runs" > "$T/$k.curve"
+	sed "s/^/# $k: requested, achieved, status, response ms: /" "$T/$k.curve"
+	ok "$k: achieved tracks requested within 10% at 50, 100, 200 ops/s, every step valid (ext3 and xfs)" \
+		awk '{ n++; if ($3 != "valid" || $2 < 0.9 * $1 || $2 > 1.1 * $1) bad = 1 } END { exit bad || n != 6 }' "$T/$k.curve"
+	is "$(jq -r 'select(.params.loads == "50,100,200") | .details.readback' "$T/$k.runs" | tr '\n' ' ')" "ok ok " \
+		"$k: a file written through NFS reads back byte for byte on ext3 and on xfs"
+	jq -c 'select(.params.transport == "udp") | .details.steps[-1] | {status, failed_pct, first_error, achieved_ops, sent, not_issued}' \
+		"$T/$k.runs" > "$T/$k.over"
+	diag "$k: past capacity over udp: $(cat "$T/$k.over")"
+	ok "$k: a step far past capacity with a 40 ms timeout is INVALID (calls timed out), and the run ended" \
+		jq -e '.status == "INVALID" and .failed_pct > 1 and (.first_error | test("timed out"))' "$T/$k.over"
+	is "$(jq -r 'select(.type == "event" and .data.event == "nfsserver-stop") | "\(.data.layout):\(.data.fsck)"' "$T/$k.all" | tr '\n' ' ')" \
+		"ramdisk-ext3:clean ramdisk-xfs:clean " "$k: nfsd stopped, each layout unmounted and fsck-clean (e2fsck -fn, xfs_repair -n)"
+	ok "$k: nfsmix without an nfsserver says why" \
+		jq -e -s 'map(select(.section == "none" and .workload == "nfsmix"))[0].reason | test("127.0.0.1:111.*Connection refused.*nfsserver line")' "$T/$k.runs"
+	booted="$booted $k"
+	"$BB" collect "$one" 2>/dev/null >> "$T/both.jsonl"
+done
+set -- $booted
+if [ $# -lt 2 ]; then
+	for i in 1 2 3 4 5; do skip "fewer than two kernels booted"; done
+	exit 0
+fi
+"$BB" compare "$T/both.jsonl" > "$T/cmp" 2>&1
+"$BB" compare "$T/both.jsonl" --csv > "$T/cmp.csv" 2>/dev/null
+"$BB" compare "$T/both.jsonl" --html "$T/report.html" >/dev/null 2>&1
+sed 's/^/# /' "$T/cmp" | grep -i 'vs\|INVALID\|nfsmix' | head -20
+ok "compare: the 3-step figures of both kernels side by side (load100_ops, load100_resp_ms, peak_ops)" \
+	sh -c "grep -q 'load100_ops' '$T/cmp' && grep -q 'load100_resp_ms' '$T/cmp' && grep -q 'peak_ops' '$T/cmp'"
+ok "compare --summary lists the INVALID step with its runs on each side" \
+	sh -c "'$BB' compare '$T/both.jsonl' --summary | grep -A3 'INVALID' | grep -q 'load6000_ops.*1 of 1 runs.*1 of 1 runs'"
+# invalid is the last column (the quoted label and params before it hold commas)
+ok "compare --csv: the INVALID step's figure is counted (invalid column), with no mean" \
+	awk -F, 'NR == 1 { c = ($NF == "invalid") } $5 == "load6000_ops" && $NF >= 1 && $11 == "" { n++ } END { exit !(c && n == 2) }' "$T/cmp.csv"
+ok "the report draws the load-response curve (one line per kernel, hollow points for INVALID)" \
+	sh -c "grep -q '<svg class=\"curve\"' '$T/report.html' && [ \$(grep -o 'class=\"inv\"' '$T/report.html' | wc -l) -ge 1 ]"
+CHROME=$(command -v chromium || true)
+if [ -n "$CHROME" ]; then
+	"$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+		--no-first-run --user-data-dir="$T/chrome" --dump-dom "file://$T/report.html" > "$T/dom.html" 2>/dev/null
+	ok "chromium renders the report with the curve: $(grep -o '<svg class="curve"' "$T/dom.html" | wc -l) curves" \
+		grep -q '<svg class="curve"' "$T/dom.html"
+else
+	skip "chromium not installed (scripts/install-deps installs it)"
+fi
+done_testing
