@@ -145,10 +145,11 @@ clean:
 	rm -rf $(B)/host $(B)/musl $(B)/tests $(B)/bootbench $(B)/bootbench.static
 
 # ---- fuzzing: make fuzz [FUZZ_SECONDS=60] [FUZZ_FLAGS=...] ----
-# Four readers of hostile bytes under libFuzzer with ASan and UBSan, each for
+# Five readers of hostile bytes under libFuzzer with ASan and UBSan, each for
 # FUZZ_SECONDS: records (results header, rs_scan, json_parse/json_dump,
-# rec_line), plan (plan_parse, plan_expand), gpt (gpt_parse) and httphead
-# (the boot server's request head). lib/ is compiled again into
+# rec_line), plan (plan_parse, plan_expand), gpt (gpt_parse), httphead
+# (the boot server's request head) and nfs3 (RPC replies, NFSv3 and MOUNT
+# results, record marking, the portmapper's calls). lib/ is compiled again into
 # build/fuzz/obj: the host objects carry no coverage instrumentation. Seeds
 # are generated (tests/fuzz/mkseeds.c, the tree's plans, a mkresults image,
 # two request heads), never committed; each corpus grows in build/fuzz/
@@ -168,7 +169,7 @@ $(FUZZ_OUT)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(INC) -c -o $@ $<
 
-FUZZ_TARGETS := records plan gpt httphead
+FUZZ_TARGETS := records plan gpt httphead nfs3
 
 $(FUZZ_OUT)/%: tests/fuzz/%.c $(FUZZ_OBJ) $(BLKID_HOST_A)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $< $(FUZZ_OBJ) $(HOST_LIBS)
@@ -197,6 +198,9 @@ fuzz: fuzz-build
 		httphead) corpus=$(FUZZ_OUT)/corpus-httphead; \
 			printf 'POST /results/52-54-00-aa-bb-cc/00ff HTTP/1.0\r\nContent-Length: 12\r\n\r\n' >$$corpus/seed-post; \
 			printf 'GET /boot/52:54:00:aa:bb:cc HTTP/1.1\r\nHost: x\r\n\r\n' >$$corpus/seed-get ;; \
+		nfs3) corpus=$(FUZZ_OUT)/corpus-nfs3; \
+			printf '\001\0\0\0\007\0\0\0\001\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >$$corpus/seed-reply; \
+			printf '\200\0\0\030\0\0\0\001\0\0\0\0\0\0\0\002\0\001\206\240\0\0\0\002\0\0\0\0' >$$corpus/seed-call ;; \
 		esac; \
 		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
 		touch $(FUZZ_OUT)/.run; r=0; \

@@ -506,8 +506,8 @@ static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_
 			a.stable = NFS3_UNSTABLE;
 			if (nfs_sync(k, NFS3_WRITE, &a, &r, err, errlen) < 0)
 				goto fail;
-			if (!r.count) {
-				snprintf(err, errlen, "write: the server took 0 bytes");
+			if (!r.count || r.count > a.count) {
+				snprintf(err, errlen, "write: the server says it took %u of %u bytes", r.count, a.count);
 				goto fail;
 			}
 			off += r.count;
@@ -1013,8 +1013,8 @@ static int readback(struct wctx *c, struct conn *k, const struct nfs_fh *top, co
 		a.stable = NFS3_FILE_SYNC;
 		if (nfs_sync(k, NFS3_WRITE, &a, &r, err, sizeof err) < 0)
 			goto nfsfail;
-		if (!r.count) {
-			snprintf(err, sizeof err, "write took 0 bytes");
+		if (!r.count || r.count > a.count) {
+			snprintf(err, sizeof err, "the server says it took %u of %u bytes", r.count, a.count);
 			goto nfsfail;
 		}
 		off += r.count;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# nfsmix against a hostile NFS server, on the host: the server is
+# tests/fixtures/fake-nfsd.py in a network namespace of the test's own
+# (unshare -n: it binds port 111 there, never on the host), well-behaved
+# while nfsmix builds its file set, then as the mode says for the measured
+# load. Every bad reply is a counted failure in an INVALID step with its
+# first failure named; the run always ends, within its steps and timeouts.
+# And nfsmix refuses bad parameters before it sends anything.
+. "$(dirname "$0")/lib.sh"
+jqe() { jq -e "$@" >/dev/null; }
+[ -x "$BB" ] || skip_all "not built (run make)"
+[ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v ip >/dev/null || skip_all "needs root, unshare and ip"
+unshare -n true 2>/dev/null || skip_all "unshare -n is not permitted here"
+plan 12
+cat > "$T/run.sh" <<'SH'
+mode=$1 out=$2; shift 2
+ip link set lo up
+python3 "$TOP/tests/fixtures/fake-nfsd.py" "$mode" > "$out.ready" 2>"$out.err" &
+pid=$!
+for i in $(seq 100); do grep -q ready "$out.ready" 2>/dev/null && break; sleep 0.1; done
+"$BB" run nfsmix --server 127.0.0.1:/export "$@" > "$out" 2>"$out.log"
+echo $? > "$out.rc"
+kill $pid 2>/dev/null
+SH
+run() { TOP=$TOP BB=$BB unshare -n bash "$T/run.sh" "$@"; }
+args="loads=50,100 step=1 warmup=0 files=8 timeout_ms=300"
+for m in good garbage silent wrongxid huge; do
+	run $m "$T/$m.json" $args
+	jq -c '.data.details.steps[] | {requested_ops, achieved_ops, status, sent, failed, timeouts, malformed, first_error}' "$T/$m.json" 2>/dev/null | sed "s/^/# $m: /"
+done
+ok "a well-behaved server: both steps valid, achieved = requested" \
+	jqe '.data.status == "ok" and ([.data.details.steps[] | .status == "valid" and .achieved_ops >= 0.9 * .requested_ops] | all)' "$T/good.json"
+ok "... and the readback is not claimed for a server that is not the appliance's" \
+	jqe '.data.details.readback | startswith("not checked")' "$T/good.json"
+ok "replies cut short: every step INVALID, the failures counted as malformed replies" \
+	jqe '.data.status == "ok" and ([.data.details.steps[] | .status == "INVALID" and .malformed > 0 and (.first_error | test("malformed reply"))] | all)' "$T/garbage.json"
+ok "... its figures are marked invalid in the record" \
+	jqe '[.data.metrics[] | select(.name | test("^load")) | .invalid == true] | length > 0 and all' "$T/garbage.json"
+ok "no answers: every step INVALID with timeouts, and the run ended" \
+	jqe '.data.status == "ok" and ([.data.details.steps[] | .status == "INVALID" and .timeouts > 0 and (.first_error | test("timed out"))] | all)' "$T/silent.json"
+ok "answers under other xids: never matched to a call (counted, and the calls time out)" \
+	jqe '[.data.details.steps[] | .status == "INVALID" and .malformed > 0 and .timeouts > 0] | all' "$T/wrongxid.json"
+ok "a record claiming 2 GiB: the connection is dropped, not read; the step says so and the rest are not run" \
+	jqe '[.data.details.steps[] | .status] == ["INVALID", "INVALID"] and (.data.details.steps[0].first_error | test("connection")) and (.data.details.steps[1].first_error | test("not run"))' "$T/huge.json"
+ok "the run warns of each INVALID step with its first failure" \
+	jqe '[.data.warnings[] | select(test("^load 50 ops/s: INVALID"))] | length == 1' "$T/garbage.json"
+# refused before anything is sent (no server at all)
+bad() { "$BB" run nfsmix --dir "$T" "$@" 2>/dev/null | jq -r '.data.reason'; }
+is "$(bad loads=300,200)" 'loads="300,200": steps must rise (200 after 300)' "loads must rise"
+is "$(bad server=nfs.example:/x)" 'server="nfs.example:/x": nfs.example is not an IPv4 address (names are not resolved)' "a server by name is refused"
+is "$(bad xfer=64K transport=udp)" "xfer=65536 out of range (512..32768 over udp)" "a UDP transfer over 32 KiB is refused"
+is "$(bad server=local --dir "$T" 2>&1 | head -c 60)" "unable to connect to 127.0.0.1:111 (tcp): Connection refused" \
+	"server=local with no portmapper: says where it looked"
+done_testing
