@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # timeout: 1800
-# (tests/timeout-run: builds linux-6.1-ci when the build cache is cold)
+# (tests/timeout-run: builds linux-6.12-ci when the build cache is cold; boot-source.t reuses it)
 # The kernel must not write unclaimed disks either. A source-built kernel
 # has md built in (CONFIG_MD_AUTODETECT=y) and would assemble 0.90 RAID
 # members on type-0xfd partitions of any disk, and resync a dirty array.
@@ -15,7 +15,7 @@
 #   drivers/md/md-autodetect.c), which it skips when the initramfs has an
 #   /init, as ours does (init/main.c). The guard is defence in depth.
 . "$(dirname "$0")/lib.sh"
-k=${SOURCE_KERNEL:-linux-6.1-ci}
+k=${SOURCE_KERNEL:-linux-6.12-ci}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 command -v sfdisk >/dev/null && command -v python3 >/dev/null || skip_all "sfdisk or python3 missing (scripts/install-deps)"
 plan 10
