@@ -531,7 +531,6 @@ static void load_curves(FILE *o, const struct cmp *c, size_t g0, size_t g1)
 		size_t ops[MAXP], resp[MAXP], np = 0, earlier = 0;
 		unsigned long long req[MAXP];
 		double xmax = 0, ymax = 0;
-		char title[512];
 		if (G->kind != CMP_FIGURE || !load_of(G->metric, "ops"))
 			continue;
 		/* once per experiment: at its first loadN_ops group */
@@ -574,7 +573,6 @@ static void load_curves(FILE *o, const struct cmp *c, size_t g0, size_t g1)
 			}
 		if (xmax <= 0 || ymax <= 0)
 			continue;
-		cmp_group_title(G, title, sizeof title);
 		fputs("<figure class=\"lc\"><figcaption>Response time against achieved throughput, per requested load (", o);
 		esc(o, G->workload);
 		fputs(" on ", o);

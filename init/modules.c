@@ -91,8 +91,11 @@ static void compute_deferred(const struct kmod_db *db)
 			continue;
 		for (size_t d = 0; d < db->m[i].ndeps; d++) {
 			char *n = kmod_name(db->m[i].deps[d]);
-			for (size_t k = 0; k < ndeferred; k++)
-				if (!strcmp(deferred[k], n) && strcmp(n, "brd") && strcmp(n, "nfsd")) {
+			int root = 0;
+			for (size_t r = 0; r < sizeof deferred_roots / sizeof *deferred_roots; r++)
+				root |= !strcmp(deferred_roots[r], n);
+			for (size_t k = 0; k < ndeferred && !root; k++)
+				if (!strcmp(deferred[k], n)) {
 					free(deferred[k]);
 					deferred[k] = deferred[--ndeferred];
 					break;

@@ -8,8 +8,9 @@
  * it, then check the filesystem. No nfs-utils: its libtirpc is not served.
  *
  * Every step's failure is a reason in the run records (nfsserver.status
- * "failed"), never a dead appliance: the workloads that need the server
- * then fail with that reason, the others run as usual.
+ * "failed" and its reason), never a dead appliance: the workloads that need
+ * the server then fail (nfsmix: it cannot reach the portmapper), the others
+ * run as usual.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,7 +65,7 @@ static int put(struct nfs_server *ns, const char *path, const char *text)
 	if (write(fd, text, n) != (ssize_t)n) {
 		int e = errno;
 		close(fd);
-		return fail(ns, "writing \"%.60s\" to %s: %s", text, path, strerror(e));
+		return fail(ns, "unable to write \"%.60s\" to %s: %s", text, path, strerror(e));
 	}
 	close(fd);
 	return 0;
@@ -117,6 +119,9 @@ static pid_t start_portmap(struct nfs_server *ns, const char *dir)
 	close(k.tcp);
 	close(k.udp);
 	close(k.unx);
+	/* a handle on exactly this process: its pid can be reaped between
+	 * runs (reap_children) and given to another, a pidfd cannot */
+	ns->pmap_pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	return pid;
 }
 
@@ -155,9 +160,51 @@ static void settings_json(struct jw *w, const struct plan_nfsserver *cfg, unsign
 	jw_int(w, "export_flags", flags);
 }
 
+/* The export, straight into the kernel's caches (what mountd would do). */
+static int write_exports(struct nfs_server *ns, const char *dir, unsigned flags)
+{
+	char line[4400];
+	if (nfsd_line_client(line, sizeof line, "127.0.0.1") < 0 || nfsd_line_export(line, sizeof line, dir, flags) < 0 ||
+	    nfsd_line_fsid(line, sizeof line, dir) < 0)
+		return fail(ns, "the export lines for %.100s do not fit", dir);
+	nfsd_line_client(line, sizeof line, "127.0.0.1");
+	if (put(ns, RPC_CACHE "/auth.unix.ip/channel", line) < 0)
+		return -1;
+	nfsd_line_export(line, sizeof line, dir, flags);
+	if (put(ns, RPC_CACHE "/nfsd.export/channel", line) < 0)
+		return -1;
+	nfsd_line_fsid(line, sizeof line, dir);
+	return put(ns, RPC_CACHE "/nfsd.fh/channel", line);
+}
+
+/* The export's root file handle: write "DOMAIN PATH MAXSIZE" to
+ * /proc/fs/nfsd/filehandle, read the answer from the same open file. */
+static int root_fh(struct nfs_server *ns, const char *dir)
+{
+	char line[4400], q[4200];
+	ssize_t n;
+	int fd, rc = -1;
+	if (nfsd_qword(dir, q, sizeof q) < 0)
+		return fail(ns, "the path %.100s does not fit a cache line", dir);
+	snprintf(line, sizeof line, NFSD_DOMAIN " %s %d\n", q, NFS3_FHSIZE);
+	fd = open(NFSD_FS "/filehandle", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail(ns, "unable to open %s/filehandle: %s", NFSD_FS, strerror(errno));
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		fail(ns, "unable to ask %s/filehandle for %s: %s", NFSD_FS, dir, strerror(errno));
+	else if ((n = read(fd, line, sizeof line - 1)) <= 0)
+		fail(ns, "unable to read %s/filehandle: %s", NFSD_FS, n < 0 ? strerror(errno) : "empty");
+	else if (nfsd_parse_fh(line, (size_t)n, &ns->fh) < 0)
+		fail(ns, "%s/filehandle answered \"%.40s\": not a file handle", NFSD_FS, line);
+	else
+		rc = 0;
+	close(fd);
+	return rc;
+}
+
 int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nfs_server *ns)
 {
-	char line[4400], err[256], path[128], *text;
+	char line[64], err[256], *text;
 	unsigned flags = 0;
 	size_t len;
 	double t0 = mono_now();
@@ -165,7 +212,8 @@ int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nf
 
 	memset(ns, 0, sizeof ns[0]);
 	ns->pmap_pid = -1;
-	snprintf(ns->dir, sizeof ns->dir, "%s", dir ? dir : "");
+	ns->pmap_pidfd = -1;
+	/* each step only while the ones before it held */
 	if (nfsd_export_flags(cfg->export, &flags, err, sizeof err) < 0)
 		fail(ns, "%s", err);
 	else if (!dir || !*dir)
@@ -176,36 +224,8 @@ int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nf
 		fail(ns, "unable to make %s: %s", NFSD_FS, strerror(errno));
 	else if (mount("nfsd", NFSD_FS, "nfsd", 0, NULL) < 0 && errno != EBUSY)
 		fail(ns, "unable to mount the nfsd filesystem on %s: %s", NFSD_FS, strerror(errno));
-	else if (put(ns, NFSD_FS "/versions", "+3 -4\n") == 0 &&
-		 nfsd_line_client(line, sizeof line, "127.0.0.1") == 0 &&
-		 put(ns, RPC_CACHE "/auth.unix.ip/channel", line) == 0) {
-		if (nfsd_line_export(line, sizeof line, dir, flags) < 0 || nfsd_line_fsid(line, sizeof line, dir) < 0)
-			fail(ns, "the export lines for %s do not fit", dir);
-		else if (nfsd_line_export(line, sizeof line, dir, flags) == 0 &&
-			 put(ns, RPC_CACHE "/nfsd.export/channel", line) == 0 &&
-			 nfsd_line_fsid(line, sizeof line, dir) == 0)
-			put(ns, RPC_CACHE "/nfsd.fh/channel", line);
-	}
-	/* the root file handle: write "DOMAIN PATH MAXSIZE", read the answer
-	 * from the same open file */
-	if (!ns->status[0]) {
-		int fd = open(NFSD_FS "/filehandle", O_RDWR | O_CLOEXEC);
-		char q[4200];
-		ssize_t n;
-		if (fd < 0)
-			fail(ns, "unable to open %s/filehandle: %s", NFSD_FS, strerror(errno));
-		else {
-			nfsd_qword(dir, q, sizeof q);
-			snprintf(line, sizeof line, NFSD_DOMAIN " %s %d\n", q, NFS3_FHSIZE);
-			if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
-				fail(ns, "asking %s/filehandle for %s: %s", NFSD_FS, dir, strerror(errno));
-			else if ((n = read(fd, line, sizeof line - 1)) <= 0)
-				fail(ns, "reading %s/filehandle: %s", NFSD_FS, n < 0 ? strerror(errno) : "empty");
-			else if (nfsd_parse_fh(line, (size_t)n, &ns->fh) < 0)
-				fail(ns, "%s/filehandle answered \"%.40s\": not a file handle", NFSD_FS, line);
-			close(fd);
-		}
-	}
+	else if (put(ns, NFSD_FS "/versions", "+3 -4\n") == 0 && write_exports(ns, dir, flags) == 0)
+		root_fh(ns, dir);
 	if (!ns->status[0])
 		ns->pmap_pid = start_portmap(ns, dir);
 	if (!ns->status[0]) {
@@ -235,8 +255,7 @@ int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nf
 	jw_str(&w, "export_path", dir);
 	jw_num(&w, "start_s", ns->start_s);
 	jw_int(&w, "root_fh_bytes", ns->fh.len);
-	snprintf(path, sizeof path, NFSD_FS "/versions");
-	if (ns->running && (text = read_file(path, &len))) {
+	if (ns->running && (text = read_file(NFSD_FS "/versions", &len))) {
 		text[strcspn(text, "\n")] = 0;
 		jw_str(&w, "versions_in_force", text);
 		free(text);
@@ -297,9 +316,22 @@ static void stop_services(struct nfs_server *ns)
 	flush_cache("auth.unix.ip");
 	if (ns->pmap_pid > 0) {
 		int st;
-		kill(ns->pmap_pid, SIGTERM);
-		if (waitpid(ns->pmap_pid, &st, 0) < 0 && errno != ECHILD)
-			warn_sys("unable to wait for the portmapper");
+		if (ns->pmap_pidfd >= 0) {
+			/* signalled through its pidfd: never another process that
+			 * got the pid after ours ended (ESRCH then: already gone) */
+			if (syscall(SYS_pidfd_send_signal, ns->pmap_pidfd, SIGTERM, NULL, 0) == 0)
+				while (waitpid(ns->pmap_pid, &st, 0) < 0 && errno == EINTR)
+					;
+			else
+				warning("the portmapper (pid %d) had ended before nfsd was stopped", (int)ns->pmap_pid);
+			close(ns->pmap_pidfd);
+		} else if (waitpid(ns->pmap_pid, &st, WNOHANG) == 0) {
+			/* a kernel without pidfds (before 5.3): still ours while unreaped */
+			kill(ns->pmap_pid, SIGTERM);
+			while (waitpid(ns->pmap_pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		ns->pmap_pidfd = -1;
 		ns->pmap_pid = -1;
 		unlink(PMAP_UNIX_PATH);
 	}

@@ -12,7 +12,7 @@
 struct nfs_server {
 	int running;
 	pid_t pmap_pid;		/* our portmapper, -1: none */
-	char dir[64];		/* the export: the layout's mountpoint */
+	int pmap_pidfd;		/* and its pidfd, -1: none (a kernel before 5.3) */
 	struct nfs_fh fh;	/* its root file handle */
 	double start_s;
 	char status[12];	/* "running" or "failed" */

@@ -209,7 +209,7 @@ int run_plan(void)
 	struct plan *p = xcalloc(1, sizeof *p);
 	struct plan_run *runs;
 	struct built_layout bl = {0};
-	struct nfs_server ns = { .pmap_pid = -1 };
+	struct nfs_server ns = { .pmap_pid = -1, .pmap_pidfd = -1 };
 	int nfs_on = 0;
 	char *text = load_plan_text(name, sizeof name, &len);
 	unsigned counts[5] = {0};

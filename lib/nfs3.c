@@ -295,19 +295,15 @@ int nfs3_get_res(struct xdr_in *x, uint32_t proc, struct nfs3_res *r)
 			xdr_fixed(x, r->verf, 8);
 		}
 		break;
-	case NFS3_CREATE: case NFS3_MKDIR: case NFS3_SYMLINK: case NFS3_MKNOD:
+	case NFS3_CREATE: case NFS3_MKDIR: case NFS3_SYMLINK: case NFS3_MKNOD: {
+		struct nfs3_res dir;	/* the directory's wcc: read, not kept */
 		if (r->status == NFS3_OK) {
 			get_post_op_fh(x, r);
 			r->has_attr = get_post_op_attr(x, &r->attr);
-			{
-				struct nfs3_res dir;
-				get_wcc(x, &dir);
-			}
-		} else {
-			struct nfs3_res dir;
-			get_wcc(x, &dir);
 		}
+		get_wcc(x, &dir);
 		break;
+	}
 	case NFS3_READDIR: case NFS3_READDIRPLUS:
 		r->has_attr = get_post_op_attr(x, &r->attr);
 		if (r->status == NFS3_OK)

@@ -94,15 +94,15 @@ struct nfs3_res {
 int nfs3_get_res(struct xdr_in *x, uint32_t proc, struct nfs3_res *r);
 
 /* ---- MOUNT v3 ---- */
-enum { MOUNT3_NULL = 0, MOUNT3_MNT = 1, MOUNT3_UMNT = 3 };
+enum { MOUNT3_NULL = 0, MOUNT3_MNT = 1, MOUNT3_DUMP = 2, MOUNT3_UMNT = 3, MOUNT3_UMNTALL = 4, MOUNT3_EXPORT = 5 };
 enum { MNT3_OK = 0, MNT3ERR_NOENT = 2, MNT3ERR_ACCES = 13 };
 void mnt3_put_path(struct xdr_out *o, const char *path);	/* MNT and UMNT */
 /* MNT's result: 0 with *status (and the root fh when MNT3_OK), -1 malformed */
 int mnt3_get_mnt(struct xdr_in *x, uint32_t *status, struct nfs_fh *fh);
 
 /* ---- the portmapper ---- */
-enum { PMAP_NULL = 0, PMAP_SET = 1, PMAP_UNSET = 2, PMAP_GETPORT = 3 };
-enum { RPCB_SET = 1, RPCB_UNSET = 2, RPCB_GETADDR = 3 };	/* RPCBIND v3 and v4 */
+enum { PMAP_NULL = 0, PMAP_SET = 1, PMAP_UNSET = 2, PMAP_GETPORT = 3, PMAP_DUMP = 4, PMAP_CALLIT = 5 };
+enum { RPCB_SET = 1, RPCB_UNSET = 2, RPCB_GETADDR = 3, RPCB_GETVERSADDR = 9 };	/* RPCBIND v3 and v4 (9: v4 only) */
 /* prot: IPPROTO_TCP or IPPROTO_UDP */
 void pmap_put_mapping(struct xdr_out *o, uint32_t prog, uint32_t vers, uint32_t prot, uint32_t port);
 /* GETPORT's result (a port number, 0: not registered); -1 malformed */

@@ -116,7 +116,7 @@ static uint32_t lookup_port(struct pmap_state *s, uint32_t prog, uint32_t vers, 
 static void pmap_v2(struct pmap_state *s, const struct rpc_call *c, struct xdr_in *a, struct xdr_out *o)
 {
 	uint32_t prog = 0, vers = 0, prot = 0, port = 0;
-	if (c->proc > 4) {	/* CALLIT and beyond */
+	if (c->proc > PMAP_DUMP) {	/* CALLIT and beyond */
 		rpc_put_accepted(o, c->xid, RPC_PROC_UNAVAIL, 0, 0);
 		return;
 	}
@@ -150,7 +150,7 @@ static void pmap_v2(struct pmap_state *s, const struct rpc_call *c, struct xdr_i
 	case PMAP_GETPORT:
 		xdr_put_u32(o, lookup_port(s, prog, vers, prot));
 		break;
-	case 4:	/* DUMP: the registered mappings with a port */
+	case PMAP_DUMP:	/* the registered mappings with a port */
 		for (size_t i = 0; i < s->n; i++) {
 			if (!s->e[i].prot)
 				continue;
@@ -166,7 +166,7 @@ static void rpcb_v34(struct pmap_state *s, const struct rpc_call *c, struct xdr_
 {
 	uint32_t prog = 0, vers = 0;
 	char netid[16], addr[64], owner[64];
-	int getaddr = c->proc == RPCB_GETADDR || (c->vers == 4 && c->proc == 9);	/* GETVERSADDR */
+	int getaddr = c->proc == RPCB_GETADDR || (c->vers == 4 && c->proc == RPCB_GETVERSADDR);
 	if (c->proc == 0) {
 		if (xdr_left(a))
 			rpc_put_accepted(o, c->xid, RPC_GARBAGE_ARGS, 0, 0);
@@ -211,7 +211,7 @@ static void mount_v3(struct pmap_state *s, const struct rpc_call *c, struct xdr_
 	char path[MNT_PATH_MAX + 1];
 	if (c->proc == MOUNT3_MNT || c->proc == MOUNT3_UMNT)
 		xdr_string(a, MNT_PATH_MAX, path, sizeof path);
-	if (c->proc > 5) {
+	if (c->proc > MOUNT3_EXPORT) {
 		rpc_put_accepted(o, c->xid, RPC_PROC_UNAVAIL, 0, 0);
 		return;
 	}
@@ -236,10 +236,10 @@ static void mount_v3(struct pmap_state *s, const struct rpc_call *c, struct xdr_
 		xdr_put_u32(o, 1);	/* auth flavors: AUTH_UNIX */
 		xdr_put_u32(o, AUTH_UNIX);
 		break;
-	case 2:	/* DUMP: nobody is listed */
+	case MOUNT3_DUMP:	/* nobody is listed */
 		xdr_put_u32(o, 0);
 		break;
-	case 5:	/* EXPORT: the one export, open to every host */
+	case MOUNT3_EXPORT:	/* the one export, open to every host */
 		xdr_put_u32(o, 1);
 		xdr_put_string(o, s->export_path);
 		xdr_put_u32(o, 0);

@@ -14,6 +14,19 @@ static size_t pad4(size_t n)
 	return (n + 3) & ~(size_t)3;
 }
 
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
 void xdr_in_init(struct xdr_in *x, const void *p, size_t len)
 {
 	x->p = p;
@@ -39,7 +52,7 @@ static const unsigned char *take(struct xdr_in *x, size_t n)
 uint32_t xdr_u32(struct xdr_in *x)
 {
 	const unsigned char *p = take(x, 4);
-	return p ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] : 0;
+	return p ? be32(p) : 0;
 }
 
 uint64_t xdr_u64(struct xdr_in *x)
@@ -125,12 +138,8 @@ static unsigned char *room(struct xdr_out *o, size_t n)
 void xdr_put_u32(struct xdr_out *o, uint32_t v)
 {
 	unsigned char *p = room(o, 4);
-	if (p) {
-		p[0] = v >> 24;
-		p[1] = v >> 16;
-		p[2] = v >> 8;
-		p[3] = v;
-	}
+	if (p)
+		put_be32(p, v);
 }
 
 void xdr_put_u64(struct xdr_out *o, uint64_t v)
@@ -192,7 +201,7 @@ void rpc_put_call(struct xdr_out *o, uint32_t xid, uint32_t prog, uint32_t vers,
 		size_t ml = strnlen(m, RPC_MACHINE_MAX);
 		xdr_put_u32(o, AUTH_UNIX);
 		/* stamp, machinename, uid, gid, gids<> (none) */
-		xdr_put_u32(o, (uint32_t)(4 + 4 + ((ml + 3) & ~(size_t)3) + 4 + 4 + 4));
+		xdr_put_u32(o, (uint32_t)(4 + 4 + pad4(ml) + 4 + 4 + 4));
 		xdr_put_u32(o, cred->stamp);
 		xdr_put_opaque(o, m, ml);
 		xdr_put_u32(o, cred->uid);
@@ -347,7 +356,7 @@ static void rm_compact(struct rm_reader *r)
 	r->taken = 0;
 }
 
-unsigned char *rm_space(struct rm_reader *r, size_t *avail)
+unsigned char *rm_space(struct rm_reader *r, size_t *room)
 {
 	/* a whole record of max bytes, its fragment headers and the next
 	 * record's first header: the buffer never needs more */
@@ -360,8 +369,8 @@ unsigned char *rm_space(struct rm_reader *r, size_t *avail)
 		r->buf = xrealloc(r->buf, ncap);
 		r->cap = ncap;
 	}
-	*avail = r->cap - r->len;
-	return *avail ? r->buf + r->len : NULL;
+	*room = r->cap - r->len;
+	return *room ? r->buf + r->len : NULL;
 }
 
 void rm_wrote(struct rm_reader *r, size_t n)
@@ -379,8 +388,7 @@ int rm_next(struct rm_reader *r, const unsigned char **rec, size_t *len)
 		size_t flen;
 		if (r->len - off < 4)
 			return 0;
-		h = (uint32_t)r->buf[off] << 24 | (uint32_t)r->buf[off + 1] << 16 | (uint32_t)r->buf[off + 2] << 8 |
-		    r->buf[off + 3];
+		h = be32(r->buf + off);
 		flen = h & 0x7fffffffu;
 		total += flen;
 		nfrag++;
@@ -398,8 +406,7 @@ int rm_next(struct rm_reader *r, const unsigned char **rec, size_t *len)
 	{
 		size_t src = 0, dst = 0;
 		for (;;) {
-			uint32_t h = (uint32_t)r->buf[src] << 24 | (uint32_t)r->buf[src + 1] << 16 |
-				     (uint32_t)r->buf[src + 2] << 8 | r->buf[src + 3];
+			uint32_t h = be32(r->buf + src);
 			size_t flen = h & 0x7fffffffu;
 			memmove(r->buf + dst, r->buf + src + 4, flen);
 			dst += flen;
@@ -418,9 +425,5 @@ int rm_next(struct rm_reader *r, const unsigned char **rec, size_t *len)
 
 void rm_header(unsigned char hdr[4], size_t len)
 {
-	uint32_t h = 0x80000000u | (uint32_t)(len & 0x7fffffffu);
-	hdr[0] = h >> 24;
-	hdr[1] = h >> 16;
-	hdr[2] = h >> 8;
-	hdr[3] = h;
+	put_be32(hdr, 0x80000000u | (uint32_t)(len & 0x7fffffffu));
 }

@@ -112,8 +112,8 @@ struct rm_reader {
 };
 void rm_init(struct rm_reader *r, size_t max);
 void rm_free(struct rm_reader *r);
-/* Room for at least want more bytes; returns where to put them and how many
- * fit (rm_wrote says how many arrived). NULL when the buffer is full. */
+/* Where the next bytes of the stream go, and how many fit there (*room);
+ * rm_wrote then says how many arrived. NULL when the buffer is full. */
 unsigned char *rm_space(struct rm_reader *r, size_t *room);
 void rm_wrote(struct rm_reader *r, size_t n);
 /* The next whole record: 1 with *rec and *len (valid until the next rm_ call),

@@ -110,6 +110,7 @@ struct opstat {
 };
 struct stepstat {
 	uint64_t sent, ok, failed, timeouts, malformed, not_issued;
+	uint64_t stray;		/* replies whose xid no call was waiting for (not failures) */
 	uint64_t lat_us;		/* sum over the calls answered */
 	double window_s;
 	uint32_t hist[NM_HIST];
@@ -217,7 +218,6 @@ static void conn_close(struct conn *k)
 static int conn_send(struct conn *k, const unsigned char *msg, size_t len)
 {
 	unsigned char hdr[4];
-	struct iovec iov[2] = { { hdr, 4 }, { (void *)msg, len } };
 	size_t done = 0, total = len + 4;
 	if (k->udp)
 		return send(k->fd, msg, len, 0) == (ssize_t)len ? 0 : -1;
@@ -229,7 +229,7 @@ static int conn_send(struct conn *k, const unsigned char *msg, size_t len)
 		int nv = 0;
 		if (done < 4) {
 			v[nv++] = (struct iovec){ hdr + done, 4 - done };
-			v[nv++] = iov[1];
+			v[nv++] = (struct iovec){ (void *)msg, len };
 		} else
 			v[nv++] = (struct iovec){ (unsigned char *)msg + (done - 4), total - done };
 		n = writev(k->fd, v, nv);
@@ -554,7 +554,8 @@ struct slot {
 	int busy;
 	uint32_t xid, proc;
 	uint64_t sent_us;
-	int pool_index;		/* CREATE: where its handle goes; REMOVE: what it took */
+	int pool_index;		/* CREATE: the pool entry its handle goes to */
+	uint32_t count;		/* WRITE: bytes sent, more than which no reply may claim */
 	int counted;		/* sent inside the measured window */
 };
 
@@ -671,6 +672,7 @@ static int issue(struct gen *g, struct slot *s, int counted)
 	if (o.err)
 		return -1;
 	s->proc = proc;
+	s->count = a.count;
 	s->busy = 1;
 	s->counted = counted;
 	s->sent_us = now_us();
@@ -730,7 +732,7 @@ static void reply(struct gen *g, const unsigned char *rec, size_t len, struct st
 	if (!s) {
 		/* an answer to nothing outstanding (a timed-out call's, or
 		 * garbage): counted, never matched to another call */
-		st->malformed++;
+		st->stray++;
 		return;
 	}
 	lat = now_us() - s->sent_us;
@@ -741,7 +743,7 @@ static void reply(struct gen *g, const unsigned char *rec, size_t len, struct st
 			st->failed++;
 			st->op[s->proc].failed++;
 			note_error(st, nfs3_proc_name(s->proc), rpc_reply_str(rs));
-		} else if (dec < 0) {
+		} else if (dec < 0 || (s->proc == NFS3_WRITE && r.status == NFS3_OK && r.count > s->count)) {
 			st->failed++;
 			st->malformed++;
 			st->op[s->proc].failed++;
@@ -787,10 +789,10 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 				if (!g->slots[i].busy)
 					s = &g->slots[i];
 			if (s) {
+				if (counted)
+					st->sent++;	/* attempted: a send that fails is a failed call */
 				if (issue(g, s, counted) < 0)
 					broken = 1;
-				else if (counted)
-					st->sent++;
 			} else if (counted)
 				st->not_issued++;
 			next += interval;
@@ -841,7 +843,10 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 	return broken ? -1 : 0;
 }
 
-/* Remove a process's files (not measured): a lab server is left as found. */
+/* Remove a process's files (not measured), so a lab server is left as it
+ * was: after a run that ended well. A run whose connection broke, or whose
+ * file set could not be built, leaves what it made (nfsmix.PID/ on the
+ * export). */
 static void remove_fileset(struct conn *k, const struct nfs_fh *top, int id, struct fileset *fs)
 {
 	struct nfs3_args a = { 0 };
@@ -937,10 +942,11 @@ static int parse_loads(struct wctx *c, double *loads, size_t *n)
 {
 	const char *v = wl_param(c, "loads");
 	char buf[PLAN_MAX_VALUE + 1];
-	char *save = NULL;
+	char *rest = buf, *t;
 	*n = 0;
 	snprintf(buf, sizeof buf, "%s", v ? v : "");
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: an empty item ("100,,200") is an error, not skipped */
+	while ((t = strsep(&rest, ","))) {
 		char *end;
 		unsigned long x;
 		if (!(*t >= '0' && *t <= '9'))
@@ -1036,13 +1042,20 @@ nfsfail:
 	return -1;
 }
 
+/* SFS's rule: a step is INVALID when more than 1% of the calls sent failed
+ * (or none could be sent at all). */
+static int step_invalid(const struct stepstat *t)
+{
+	return t->sent == 0 || t->failed * 100 > t->sent;
+}
+
 /* The figures of one step, summed over the processes. */
 static void step_figures(struct wctx *c, size_t idx, double requested, const struct stepstat *t, double *peak,
 			 int *valid_steps)
 {
 	char name[48];
 	double achieved = t->ok / t->window_s, fpct = t->sent ? 100.0 * t->failed / t->sent : 0;
-	int invalid = t->sent == 0 || fpct > 1.0;
+	int invalid = step_invalid(t);
 	unsigned long long req = (unsigned long long)requested;
 	size_t first = c->nmetrics;
 	snprintf(name, sizeof name, "load%llu_ops", req);
@@ -1074,6 +1087,7 @@ static void step_figures(struct wctx *c, size_t idx, double requested, const str
 	jw_int(&c->details, "failed", (long long)t->failed);
 	jw_int(&c->details, "timeouts", (long long)t->timeouts);
 	jw_int(&c->details, "malformed", (long long)t->malformed);
+	jw_int(&c->details, "stray", (long long)t->stray);
 	jw_int(&c->details, "not_issued", (long long)t->not_issued);
 	jw_num(&c->details, "failed_pct", fpct);
 	jw_num(&c->details, "window_s", t->window_s);
@@ -1099,14 +1113,17 @@ static void step_figures(struct wctx *c, size_t idx, double requested, const str
 
 /* Fork the processes, start them together, collect their steps, and turn
  * them into figures. */
-static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const char *topname, long long procs)
+static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const char *topname)
 {
+	long long procs = gc->procs;
 	int ready[2], go[2], outs[NM_MAX_PROCS], rc = 0, valid_steps = 0;
 	pid_t pids[NM_MAX_PROCS];
 	struct stepstat *all = NULL;
 	double peak = 0;
 	char verdict[200] = "not checked (the server is not this appliance's)";
 	long long started = 0;
+	struct sbuf invalid_list = {0};
+	size_t ninvalid = 0, more = 0;
 
 	if (pipe2(ready, O_CLOEXEC) < 0 || pipe2(go, O_CLOEXEC) < 0)
 		return wl_fail(c, "unable to make a pipe: %s", strerror(errno));
@@ -1177,6 +1194,7 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 				t.failed += p->failed;
 				t.timeouts += p->timeouts;
 				t.malformed += p->malformed;
+				t.stray += p->stray;
 				t.not_issued += p->not_issued;
 				t.lat_us += p->lat_us;
 				for (unsigned b = 0; b < NM_HIST; b++)
@@ -1192,12 +1210,22 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 			if (!t.window_s)
 				t.window_s = gc->win_us / 1e6;
 			step_figures(c, s, gc->loads[s], &t, &peak, &valid_steps);
-			if (t.sent == 0 || t.failed * 100 > t.sent)
-				wl_warn(c, "load %.0f ops/s: INVALID, %llu of %llu calls failed (%s)", gc->loads[s],
-				(unsigned long long)t.failed, (unsigned long long)t.sent,
-				t.first_error[0] ? t.first_error : "none sent");
+			if (step_invalid(&t)) {
+				/* one warning for them all: a run has room for 8, a curve 16 steps */
+				if (invalid_list.len < 100)
+					sb_printf(&invalid_list, "%sload %.0f (%.1f%%%s%.40s)", ninvalid ? ", " : "", gc->loads[s],
+						  t.sent ? 100.0 * t.failed / t.sent : 100.0, t.first_error[0] ? ", " : "",
+						  t.first_error);
+				else
+					more++;
+				ninvalid++;
+			}
 		}
 		jw_arr_end(&c->details);
+		if (ninvalid)
+			wl_warn(c, "%zu of %zu load steps INVALID (over 1%% of calls failed): %s%s", ninvalid, gc->nloads,
+				invalid_list.s, more ? " and more (details.steps)" : "");
+		sb_free(&invalid_list);
 		if (valid_steps)
 			wl_metric(c, "peak_ops", peak, "ops/s", "higher");
 		jw_int(&c->details, "valid_steps", valid_steps);
@@ -1289,14 +1317,14 @@ static int nfsmix_run(struct wctx *c)
 		return wl_fail(c, "making %s on the export: %s", topname, err[0] ? err : "no handle");
 	}
 	top = r.fh;
-	info("nfsmix: %s:%s over %s, root handle %u bytes, %lld processes x %lld files, xfer %lld", 
+	info("nfsmix: %s:%s over %s, root handle %u bytes, %lld processes x %lld files, xfer %lld",
 	     strcmp(wl_param(c, "server"), "local") ? wl_param(c, "server") : "127.0.0.1", sv.path, tr,
 	     sv.root.len, procs, files, xfer);
 
 	{
 		struct genconf gc = { &sv, &top, nfiles, nloads, (uint32_t)xfer, (unsigned)inflight, (unsigned)tmo,
 				      (unsigned)procs, loads, warm_s * 1000000ull, step_s * 1000000ull };
-		rc = drive(c, &gc, &k, topname, procs);
+		rc = drive(c, &gc, &k, topname);
 	}
 	conn_close(&k);
 	return rc;

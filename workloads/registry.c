@@ -111,8 +111,10 @@ int wl_fail(struct wctx *c, const char *fmt, ...)
 void wl_warn(struct wctx *c, const char *fmt, ...)
 {
 	va_list ap;
-	if (c->nwarnings >= WL_MAX_WARNINGS)
+	if (c->nwarnings >= WL_MAX_WARNINGS) {
+		c->dropped_warnings++;
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(c->warnings[c->nwarnings++], WL_WARNING_LEN, fmt, ap);
 	va_end(ap);

@@ -133,6 +133,10 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 		jw_arr(&out, "warnings");
 		for (size_t i = 0; i < c->nwarnings; i++)
 			jw_str(&out, NULL, c->warnings[i]);
+		if (c->dropped_warnings) {
+			snprintf(wmsg, sizeof wmsg, "%lu more warnings of the workload were not kept", c->dropped_warnings);
+			jw_str(&out, NULL, wmsg);
+		}
 		if (c->dropped_metrics) {
 			snprintf(wmsg, sizeof wmsg, "%lu metrics past the first %d were dropped", c->dropped_metrics,
 				 WL_MAX_METRICS);
@@ -155,8 +159,10 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 void run_outcome_warn(struct run_outcome *o, const char *fmt, ...)
 {
 	va_list ap;
-	if (o->nwarnings >= WL_MAX_WARNINGS)
+	if (o->nwarnings >= WL_MAX_WARNINGS) {
+		o->dropped_warnings++;	/* the record says how many */
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(o->warnings[o->nwarnings++], WL_WARNING_LEN, fmt, ap);
 	va_end(ap);
@@ -539,6 +545,12 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 		jw_arr(w, "warnings");
 		for (size_t i = 0; i < o->nwarnings; i++)
 			jw_str(w, NULL, o->warnings[i]);
+		if (o->dropped_warnings) {
+			char msg[WL_WARNING_LEN];
+			snprintf(msg, sizeof msg, "%lu more warnings were not kept (at most %d a run)", o->dropped_warnings,
+				 WL_MAX_WARNINGS);
+			jw_str(w, NULL, msg);
+		}
 		jw_arr_end(w);
 	}
 	if (o->details)

@@ -53,6 +53,7 @@ struct wctx {
 	struct jw details;	/* workload-specific JSON object members */
 	char warnings[WL_MAX_WARNINGS][WL_WARNING_LEN];	/* wl_warn: into the run record's "warnings" */
 	size_t nwarnings;
+	unsigned long dropped_warnings;	/* wl_warn calls past WL_MAX_WARNINGS: said, not silent */
 	void *priv;
 };
 
@@ -120,6 +121,7 @@ struct run_outcome {
 	char *details;		/* JSON object text or NULL */
 	char warnings[WL_MAX_WARNINGS][WL_WARNING_LEN];	/* what was dropped, said in the record */
 	size_t nwarnings;
+	unsigned long dropped_warnings;	/* past WL_MAX_WARNINGS: counted in the record */
 	struct ctr_monitor mon;	/* system counters sampled during the run */
 	/* where the time went (docs/why.md): JSON object texts or NULL */
 	char *pressure;		/* PSI deltas: every run */
