@@ -519,107 +519,128 @@ static double point(const struct cmp_cell *x, int *invalid)
 	return x->n ? x->s.mean : x->invalid ? x->invalid_sum / x->invalid : NAN;
 }
 
+/* A loadN_ops or loadN_resp_ms figure of an experiment, for the curves. */
+struct curve_pt {
+	size_t xid, g;
+	unsigned long long n;
+	int resp;
+};
+
+static int curve_cmp(const void *a, const void *b)
+{
+	const struct curve_pt *x = a, *y = b;
+	if (x->xid != y->xid)
+		return x->xid < y->xid ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return x->resp - y->resp;
+}
+
+/* One experiment's curve: np points (requested load, its ops and resp
+ * groups), sorted by requested load. */
+static void draw_curve(FILE *o, const struct cmp *c, const struct cmp_group *G, const unsigned long long *req,
+		       const size_t *ops, const size_t *resp, size_t np)
+{
+	const int W = 460, H = 280, L = 56, R = 12, T = 10, B = 40;
+	double xmax = 0, ymax = 0;
+	for (size_t i = 0; i < np; i++)
+		for (size_t k = 0; k < c->nkernels; k++) {
+			int inv;
+			double x = point(&c->groups[ops[i]].cell[k], &inv), y = point(&c->groups[resp[i]].cell[k], &inv);
+			if (isfinite(x) && x > xmax)
+				xmax = x;
+			if (isfinite(y) && y > ymax)
+				ymax = y;
+		}
+	if (xmax <= 0 || ymax <= 0)
+		return;
+	fputs("<figure class=\"lc\"><figcaption>Response time against achieved throughput, per requested load (", o);
+	esc(o, G->workload);
+	fputs(" on ", o);
+	esc(o, G->layout);
+	if (G->label && G->label[0]) {
+		fputs(", ", o);
+		esc(o, G->label);
+	}
+	fprintf(o, "): SFS's curve; hollow red: INVALID</figcaption><svg class=\"curve\" width=\"%d\" height=\"%d\" "
+		   "viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
+	fprintf(o, "<path d=\"M%d %dV%dH%d\" stroke=\"#444\" fill=\"none\"/>", L, T, H - B, W - R);
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">achieved ops/s (0 to %.4g)</text>",
+		(L + W - R) / 2, H - 8, xmax);
+	fprintf(o, "<text x=\"12\" y=\"%d\" class=\"cl\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">"
+		   "response ms (0 to %.4g)</text>", (T + H - B) / 2, (T + H - B) / 2, ymax);
+	for (size_t k = 0; k < c->nkernels; k++) {
+		struct sbuf d = {0};
+		for (size_t i = 0; i < np; i++) {
+			int i1, i2;
+			double x = point(&c->groups[ops[i]].cell[k], &i1), y = point(&c->groups[resp[i]].cell[k], &i2);
+			double px, py;
+			if (!isfinite(x) || !isfinite(y))
+				continue;
+			px = L + x / xmax * (W - L - R);
+			py = H - B - y / ymax * (H - B - T);
+			sb_printf(&d, "%s%.1f %.1f", d.len ? "L" : "M", px, py);
+			if (i1 || i2)
+				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" class=\"inv\" fill=\"none\" "
+					   "stroke=\"#b00\" stroke-width=\"2\"><title>", px, py);
+			else
+				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>", px, py,
+					palette[k % 8]);
+			esc(o, c->kernels[k].label);
+			fprintf(o, ": requested %llu ops/s, achieved %.4g ops/s, response %.4g ms%s</title></circle>", req[i],
+				x, y, i1 || i2 ? " (INVALID)" : "");
+		}
+		if (d.len) {
+			fprintf(o, "<path d=\"%s\" stroke=\"%s\" stroke-width=\"2\" fill=\"none\"/>", d.s, palette[k % 8]);
+			fprintf(o, "<text x=\"%d\" y=\"%zu\" class=\"cl\" fill=\"%s\">", L + 8, T + 12 + 14 * k,
+				palette[k % 8]);
+			esc(o, c->kernels[k].label);
+			fputs("</text>", o);
+		}
+		sb_free(&d);
+	}
+	fputs("</svg></figure>\n", o);
+}
+
 /* SFS's own picture: response time against achieved throughput, one line
  * per kernel, for each experiment with loadN_ops and loadN_resp_ms figures
- * (nfsmix). A step every run of which was INVALID is a hollow red point. */
+ * (nfsmix). A step every run of which was INVALID is a hollow red point.
+ * The figures are found in one pass and sorted: a hostile record with
+ * thousands of metrics costs G log G, not G^2. */
 static void load_curves(FILE *o, const struct cmp *c, size_t g0, size_t g1)
 {
 	enum { MAXP = 16 };
-	const int W = 460, H = 280, L = 56, R = 12, T = 10, B = 40;
+	struct curve_pt *pt = xcalloc(g1 - g0 + 1, sizeof *pt);
+	size_t n = 0;
 	for (size_t g = g0; g < g1; g++) {
 		const struct cmp_group *G = &c->groups[g];
-		size_t ops[MAXP], resp[MAXP], np = 0, earlier = 0;
-		unsigned long long req[MAXP];
-		double xmax = 0, ymax = 0;
-		if (G->kind != CMP_FIGURE || !load_of(G->metric, "ops"))
+		unsigned long long v;
+		if (G->kind != CMP_FIGURE)
 			continue;
-		/* once per experiment: at its first loadN_ops group */
-		for (size_t h = g0; h < g && !earlier; h++)
-			earlier = c->groups[h].kind == CMP_FIGURE && c->groups[h].xid == G->xid &&
-				  load_of(c->groups[h].metric, "ops");
-		if (earlier)
-			continue;
-		for (size_t h = g; h < g1 && np < MAXP; h++) {
-			const struct cmp_group *Ho = &c->groups[h];
-			unsigned long long n = Ho->kind == CMP_FIGURE && Ho->xid == G->xid ? load_of(Ho->metric, "ops") : 0;
-			if (!n)
-				continue;
-			for (size_t r = g0; r < g1; r++)
-				if (c->groups[r].kind == CMP_FIGURE && c->groups[r].xid == G->xid &&
-				    load_of(c->groups[r].metric, "resp_ms") == n) {
-					size_t i = np++;
-					while (i > 0 && req[i - 1] > n) {	/* by requested load */
-						req[i] = req[i - 1];
-						ops[i] = ops[i - 1];
-						resp[i] = resp[i - 1];
-						i--;
-					}
-					req[i] = n;
-					ops[i] = h;
-					resp[i] = r;
-					break;
-				}
-		}
-		if (np < 2)
-			continue;
-		for (size_t i = 0; i < np; i++)
-			for (size_t k = 0; k < c->nkernels; k++) {
-				int inv;
-				double x = point(&c->groups[ops[i]].cell[k], &inv), y = point(&c->groups[resp[i]].cell[k], &inv);
-				if (isfinite(x) && x > xmax)
-					xmax = x;
-				if (isfinite(y) && y > ymax)
-					ymax = y;
-			}
-		if (xmax <= 0 || ymax <= 0)
-			continue;
-		fputs("<figure class=\"lc\"><figcaption>Response time against achieved throughput, per requested load (", o);
-		esc(o, G->workload);
-		fputs(" on ", o);
-		esc(o, G->layout);
-		if (G->label && G->label[0]) {
-			fputs(", ", o);
-			esc(o, G->label);
-		}
-		fprintf(o, "): SFS's curve; hollow red: INVALID</figcaption><svg class=\"curve\" width=\"%d\" height=\"%d\" "
-			   "viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
-		fprintf(o, "<path d=\"M%d %dV%dH%d\" stroke=\"#444\" fill=\"none\"/>", L, T, H - B, W - R);
-		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">achieved ops/s (0 to %.4g)</text>",
-			(L + W - R) / 2, H - 8, xmax);
-		fprintf(o, "<text x=\"12\" y=\"%d\" class=\"cl\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">"
-			   "response ms (0 to %.4g)</text>", (T + H - B) / 2, (T + H - B) / 2, ymax);
-		for (size_t k = 0; k < c->nkernels; k++) {
-			struct sbuf d = {0};
-			for (size_t i = 0; i < np; i++) {
-				int i1, i2;
-				double x = point(&c->groups[ops[i]].cell[k], &i1), y = point(&c->groups[resp[i]].cell[k], &i2);
-				double px, py;
-				if (!isfinite(x) || !isfinite(y))
-					continue;
-				px = L + x / xmax * (W - L - R);
-				py = H - B - y / ymax * (H - B - T);
-				sb_printf(&d, "%s%.1f %.1f", d.len ? "L" : "M", px, py);
-				if (i1 || i2)
-					fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" class=\"inv\" fill=\"none\" "
-						   "stroke=\"#b00\" stroke-width=\"2\"><title>", px, py);
-				else
-					fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>", px, py,
-						palette[k % 8]);
-				esc(o, c->kernels[k].label);
-				fprintf(o, ": requested %llu ops/s, achieved %.4g ops/s, response %.4g ms%s</title></circle>", req[i],
-					x, y, i1 || i2 ? " (INVALID)" : "");
-			}
-			if (d.len) {
-				fprintf(o, "<path d=\"%s\" stroke=\"%s\" stroke-width=\"2\" fill=\"none\"/>", d.s, palette[k % 8]);
-				fprintf(o, "<text x=\"%d\" y=\"%zu\" class=\"cl\" fill=\"%s\">", L + 8, T + 12 + 14 * k,
-					palette[k % 8]);
-				esc(o, c->kernels[k].label);
-				fputs("</text>", o);
-			}
-			sb_free(&d);
-		}
-		fputs("</svg></figure>\n", o);
+		if ((v = load_of(G->metric, "ops")))
+			pt[n++] = (struct curve_pt){ G->xid, g, v, 0 };
+		else if ((v = load_of(G->metric, "resp_ms")))
+			pt[n++] = (struct curve_pt){ G->xid, g, v, 1 };
 	}
+	qsort(pt, n, sizeof *pt, curve_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i, np = 0, ops[MAXP], resp[MAXP];
+		unsigned long long req[MAXP];
+		while (j < n && pt[j].xid == pt[i].xid)
+			j++;
+		/* an ops figure followed by the resp figure of the same load */
+		for (size_t k = i; k + 1 < j && np < MAXP; k++)
+			if (!pt[k].resp && pt[k + 1].resp && pt[k + 1].n == pt[k].n) {
+				req[np] = pt[k].n;
+				ops[np] = pt[k].g;
+				resp[np] = pt[k + 1].g;
+				np++;
+			}
+		if (np >= 2)
+			draw_curve(o, c, &c->groups[ops[0]], req, ops, resp, np);
+		i = j;
+	}
+	free(pt);
 }
 
 /* Per workload, folded unless it holds a significant change. The groups

@@ -146,6 +146,7 @@ static int add_listener(struct nfs_server *ns, int udp)
 			    strerror(e));
 	}
 	snprintf(line, sizeof line, "%d\n", fd);
+	ns->listening = 1;	/* from here a failed start must still stop nfsd */
 	rc = put(ns, NFSD_FS "/portlist", line);
 	close(fd);	/* the kernel holds it now */
 	return rc;
@@ -300,7 +301,9 @@ static void flush_cache(const char *name)
 
 static void stop_services(struct nfs_server *ns)
 {
-	if (ns->running) {
+	/* also after a start that failed past the listeners: nfsd keeps the
+	 * sockets it was given until its thread count is set to 0 */
+	if (ns->running || ns->listening) {
 		int fd = open(NFSD_FS "/threads", O_WRONLY | O_CLOEXEC);
 		/* nfsd and lockd unregister from the portmapper as they stop:
 		 * it must still answer */
@@ -308,7 +311,7 @@ static void stop_services(struct nfs_server *ns)
 			warn_sys("unable to stop nfsd (%s/threads)", NFSD_FS);
 		if (fd >= 0)
 			close(fd);
-		ns->running = 0;
+		ns->running = ns->listening = 0;
 	}
 	/* the export's cache entries hold the layout's mount: drop them */
 	flush_cache("nfsd.fh");

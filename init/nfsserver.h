@@ -11,6 +11,7 @@
 
 struct nfs_server {
 	int running;
+	int listening;		/* a listener was handed to nfsd (stop it even if the start failed) */
 	pid_t pmap_pid;		/* our portmapper, -1: none */
 	int pmap_pidfd;		/* and its pidfd, -1: none (a kernel before 5.3) */
 	struct nfs_fh fh;	/* its root file handle */

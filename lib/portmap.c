@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "portmap.h"
@@ -113,7 +114,7 @@ static uint32_t lookup_port(struct pmap_state *s, uint32_t prog, uint32_t vers, 
 	return e ? e->port : 0;
 }
 
-static void pmap_v2(struct pmap_state *s, const struct rpc_call *c, struct xdr_in *a, struct xdr_out *o)
+static void pmap_v2(struct pmap_state *s, const struct rpc_call *c, struct xdr_in *a, struct xdr_out *o, int priv)
 {
 	uint32_t prog = 0, vers = 0, prot = 0, port = 0;
 	if (c->proc > PMAP_DUMP) {	/* CALLIT and beyond */
@@ -131,6 +132,11 @@ static void pmap_v2(struct pmap_state *s, const struct rpc_call *c, struct xdr_i
 		return;
 	}
 	rpc_put_accepted(o, c->xid, RPC_OK, 0, 0);
+	if (!priv && (c->proc == PMAP_SET || c->proc == PMAP_UNSET)) {
+		s->refused++;	/* only root (the kernel) registers: FALSE */
+		xdr_put_u32(o, 0);
+		return;
+	}
 	switch (c->proc) {
 	case PMAP_SET:
 		if (port > 65535 || (prot != IPPROTO_TCP && prot != IPPROTO_UDP)) {
@@ -162,7 +168,7 @@ static void pmap_v2(struct pmap_state *s, const struct rpc_call *c, struct xdr_i
 	}
 }
 
-static void rpcb_v34(struct pmap_state *s, const struct rpc_call *c, struct xdr_in *a, struct xdr_out *o)
+static void rpcb_v34(struct pmap_state *s, const struct rpc_call *c, struct xdr_in *a, struct xdr_out *o, int priv)
 {
 	uint32_t prog = 0, vers = 0;
 	char netid[16], addr[64], owner[64];
@@ -188,7 +194,10 @@ static void rpcb_v34(struct pmap_state *s, const struct rpc_call *c, struct xdr_
 		return;
 	}
 	rpc_put_accepted(o, c->xid, RPC_OK, 0, 0);
-	if (c->proc == RPCB_SET) {
+	if (!priv && (c->proc == RPCB_SET || c->proc == RPCB_UNSET)) {
+		s->refused++;
+		xdr_put_u32(o, 0);
+	} else if (c->proc == RPCB_SET) {
 		uint32_t prot = netid_prot(netid);
 		xdr_put_u32(o, netid[0] ? (uint32_t)set(s, prog, vers, netid, addr, prot, uaddr_port(addr)) : 0);
 	} else if (c->proc == RPCB_UNSET) {
@@ -250,7 +259,8 @@ static void mount_v3(struct pmap_state *s, const struct rpc_call *c, struct xdr_
 	}
 }
 
-size_t pmap_handle(struct pmap_state *s, const unsigned char *req, size_t len, unsigned char *reply, size_t cap)
+size_t pmap_handle(struct pmap_state *s, const unsigned char *req, size_t len, unsigned char *reply, size_t cap,
+		   int priv)
 {
 	struct xdr_in a;
 	struct xdr_out o;
@@ -268,9 +278,9 @@ size_t pmap_handle(struct pmap_state *s, const unsigned char *req, size_t len, u
 		rpc_put_denied_mismatch(&o, c.xid);
 	else if (c.prog == PMAP_PROGRAM) {
 		if (c.vers == PMAP_V2)
-			pmap_v2(s, &c, &a, &o);
+			pmap_v2(s, &c, &a, &o, priv);
 		else if (c.vers == 3 || c.vers == 4)
-			rpcb_v34(s, &c, &a, &o);
+			rpcb_v34(s, &c, &a, &o, priv);
 		else
 			rpc_put_accepted(&o, c.xid, RPC_PROG_MISMATCH, 2, 4);
 	} else if (c.prog == MOUNT_PROGRAM && s->export_path) {
@@ -330,11 +340,35 @@ fail:
 }
 
 #define PMAP_MAX_CONN 32
+#define PMAP_IDLE_S 30	/* a connection quiet this long is closed (the kernel reconnects) */
 
 struct conn {
-	int fd;
+	int fd, priv;
 	struct rm_reader r;
+	double last;	/* when it last sent anything */
 };
+
+/* May this peer register? Root over the unix socket (SO_PEERCRED), or a
+ * reserved source port over IP, as the kernel's rpcbind client uses: a
+ * process without privilege cannot point clients at a server of its own. */
+static int peer_priv(int fd, const struct sockaddr_storage *from)
+{
+	if (from->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)from)->sin_port) < 1024;
+	if (from->ss_family == AF_UNIX) {
+		struct ucred cr;
+		socklen_t l = sizeof cr;
+		return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l) == 0 && cr.uid == 0;
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static void conn_close(struct conn *c)
 {
@@ -343,37 +377,36 @@ static void conn_close(struct conn *c)
 	c->fd = -1;
 }
 
-/* read what arrived and answer every whole call; -1: close it */
+/* One read of what arrived, and an answer to every whole call in it: one
+ * read a round, so a peer that floods cannot starve the others. -1: close
+ * it. */
 static int conn_read(struct pmap_state *s, struct conn *c, unsigned char *reply, size_t cap)
 {
-	for (;;) {
-		size_t room, len, n;
-		unsigned char *p = rm_space(&c->r, &room);
-		const unsigned char *rec;
-		ssize_t got;
-		int rc;
-		if (!p)
-			return -1;
-		got = read(c->fd, p, room);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0 && errno == EAGAIN)
-			return 0;
-		if (got <= 0)
-			return -1;
-		rm_wrote(&c->r, (size_t)got);
-		while ((rc = rm_next(&c->r, &rec, &len)) == 1) {
-			n = pmap_handle(s, rec, len, reply + 4, cap - 4);
-			if (!n)
-				return -1;	/* not RPC: drop the stream */
-			rm_header(reply, n);
-			/* replies are tiny; a peer that does not read them is dropped */
-			if (write_all(c->fd, reply, n + 4) != (ssize_t)(n + 4))
-				return -1;
-		}
-		if (rc < 0)
+	size_t room, len, n;
+	unsigned char *p = rm_space(&c->r, &room);
+	const unsigned char *rec;
+	ssize_t got;
+	int rc;
+	if (!p)
+		return -1;
+	got = read(c->fd, p, room);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (got <= 0)
+		return -1;
+	c->last = now_s();
+	rm_wrote(&c->r, (size_t)got);
+	while ((rc = rm_next(&c->r, &rec, &len)) == 1) {
+		n = pmap_handle(s, rec, len, reply + 4, cap - 4, c->priv);
+		if (!n)
+			return -1;	/* not RPC: drop the stream */
+		rm_header(reply, n);
+		/* replies are tiny; a peer that does not read them is dropped
+		 * (MSG_NOSIGNAL: one that has gone is no SIGPIPE) */
+		if (send(c->fd, reply, n + 4, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)(n + 4))
 			return -1;
 	}
+	return rc < 0 ? -1 : 0;
 }
 
 void pmap_serve(struct pmap_state *s, struct pmap_socks *k, volatile int *stop)
@@ -399,33 +432,49 @@ void pmap_serve(struct pmap_state *s, struct pmap_socks *k, volatile int *stop)
 				continue;
 			return;
 		}
+		{
+			double t = now_s();
+			for (int i = 0; i < PMAP_MAX_CONN; i++)
+				if (conns[i].fd >= 0 && t - conns[i].last > PMAP_IDLE_S)
+					conn_close(&conns[i]);
+		}
 		for (int j = 0; j < np; j++) {
 			if (!p[j].revents)
 				continue;
 			if (p[j].fd == k->tcp || p[j].fd == k->unx) {
-				int fd = accept4(p[j].fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK), slot = -1;
+				struct sockaddr_storage from = { 0 };
+				socklen_t fl = sizeof from;
+				int fd = accept4(p[j].fd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC | SOCK_NONBLOCK), slot = -1;
 				if (fd < 0)
 					continue;
 				for (int i = 0; i < PMAP_MAX_CONN && slot < 0; i++)
 					if (conns[i].fd < 0)
 						slot = i;
 				if (slot < 0) {
-					close(fd);	/* full: the peer retries */
+					/* full: the quietest connection makes room */
+					slot = 0;
+					for (int i = 1; i < PMAP_MAX_CONN; i++)
+						if (conns[i].last < conns[slot].last)
+							slot = i;
+					conn_close(&conns[slot]);
 					s->refused++;
-					continue;
 				}
+				if (p[j].fd == k->unx)
+					from.ss_family = AF_UNIX;
 				conns[slot].fd = fd;
+				conns[slot].priv = peer_priv(fd, &from);
+				conns[slot].last = now_s();
 				rm_init(&conns[slot].r, PMAP_RECORD_MAX - 64);
 			} else if (p[j].fd == k->udp) {
-				struct sockaddr_storage from;
+				struct sockaddr_storage from = { 0 };
 				socklen_t fl = sizeof from;
 				ssize_t got = recvfrom(k->udp, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
 				size_t n;
 				if (got <= 0)
 					continue;
-				n = pmap_handle(s, buf, (size_t)got, reply, sizeof reply);
+				n = pmap_handle(s, buf, (size_t)got, reply, sizeof reply, peer_priv(k->udp, &from));
 				if (n)
-					sendto(k->udp, reply, n, 0, (struct sockaddr *)&from, fl);
+					sendto(k->udp, reply, n, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
 			} else if (conn_read(s, &conns[idx[j]], reply, sizeof reply) < 0)
 				conn_close(&conns[idx[j]]);
 		}

@@ -46,8 +46,11 @@ struct pmap_state {
 };
 
 /* Answer one call (a whole RPC record or datagram): the reply's length in
- * reply[cap], or 0 when there is nothing to answer (not a call). */
-size_t pmap_handle(struct pmap_state *s, const unsigned char *req, size_t len, unsigned char *reply, size_t cap);
+ * reply[cap], or 0 when there is nothing to answer (not a call). priv: the
+ * caller may register (root on the unix socket, a reserved port over IP);
+ * SET and UNSET from any other are answered FALSE. */
+size_t pmap_handle(struct pmap_state *s, const unsigned char *req, size_t len, unsigned char *reply, size_t cap,
+		   int priv);
 
 /* The listening sockets: TCP and UDP on 127.0.0.1:port, and a unix stream
  * socket at unix_path (when not NULL; an old socket file is replaced). */
@@ -56,8 +59,9 @@ struct pmap_socks {
 };
 int pmap_listen(struct pmap_socks *k, uint16_t port, const char *unix_path, char *err, size_t errlen);
 /* Serve until killed (SIGTERM) or until *stop becomes nonzero: at most
- * 32 connections, each with a bounded record reader; a broken stream is
- * closed, a bad call answered with GARBAGE_ARGS or not at all. */
+ * 32 connections (a new one evicts the quietest; one quiet for 30 s is
+ * closed), each with a bounded record reader read once a round; a broken
+ * stream is closed, a bad call answered with GARBAGE_ARGS or not at all. */
 void pmap_serve(struct pmap_state *s, struct pmap_socks *k, volatile int *stop);
 
 #endif

@@ -13,7 +13,7 @@ jqe() { jq -e "$@" >/dev/null; }
 unshare -n true 2>/dev/null || skip_all "unshare -n is not permitted here"
 PY=$(command -v /usr/bin/python3 || command -v python3)
 [ -n "$PY" ] || skip_all "python3 missing (scripts/install-deps installs it)"
-plan 12
+plan 14
 cat > "$T/run.sh" <<'SH'
 mode=$1 out=$2; shift 2
 ip link set lo up
@@ -26,8 +26,11 @@ kill $pid 2>/dev/null
 SH
 run() { PY=$PY TOP=$TOP BB=$BB unshare -n bash "$T/run.sh" "$@"; }
 args="loads=50,100 step=1 warmup=0 files=8 timeout_ms=300"
-for m in good garbage silent wrongxid huge; do
-	run $m "$T/$m.json" $args
+for m in good garbage silent wrongxid huge dead idleclose; do
+	case $m in idleclose) a="loads=50,100 step=2 warmup=1 files=8 timeout_ms=300" ;; *) a=$args ;; esac
+	t0=$(date +%s)
+	run $m "$T/$m.json" --timeout 120 $a
+	echo $(( $(date +%s) - t0 )) > "$T/$m.secs"
 	jq -c '.data.details.steps[] | {requested_ops, achieved_ops, status, sent, failed, timeouts, malformed, first_error}' "$T/$m.json" 2>/dev/null | sed "s/^/# $m: /"
 done
 ok "a well-behaved server: both steps valid, achieved = requested" \
@@ -46,6 +49,10 @@ ok "a record claiming 2 GiB: the connection is dropped, not read; the step says 
 	jqe '[.data.details.steps[] | .status] == ["INVALID", "INVALID"] and (.data.details.steps[0].first_error | test("connection")) and (.data.details.steps[1].first_error | test("not run"))' "$T/huge.json"
 ok "one warning names every INVALID step with its failed share and first failure" \
 	jqe '[.data.warnings[] | select(test("^2 of 2 load steps INVALID.*load 50 \\([0-9.]+%, [a-z]+: malformed reply\\), load 100 "))] | length == 1' "$T/garbage.json"
+ok "a server that stops answering altogether: the figures are recorded, cleanup is cut short ($(cat "$T/dead.secs") s, the watchdog at 120)" \
+	sh -c "jq -e '.data.status == \"ok\" and ([.data.details.steps[] | .status] | all(. == \"INVALID\"))' '$T/dead.json' >/dev/null && [ \$(cat '$T/dead.secs') -lt 60 ]"
+ok "a server that closes quiet connections: the run is not killed by SIGPIPE, its steps are valid" \
+	jqe '.data.status == "ok" and ([.data.details.steps[] | .status == "valid"] | all)' "$T/idleclose.json"
 # refused before anything is sent (no server at all)
 bad() { "$BB" run nfsmix --dir "$T" "$@" 2>/dev/null | jq -r '.data.reason'; }
 is "$(bad loads=300,200)" 'loads="300,200": steps must rise (200 after 300)' "loads must rise"

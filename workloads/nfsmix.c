@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -71,6 +72,9 @@
 #define NM_REPLY_MAX (NM_XFER_MAX + 4096)
 #define NM_HIST 1024	/* latency buckets: 32 per octave from 1 us */
 #define NM_SETUP_TIMEOUT_MS 30000
+#define NM_CLEANUP_S 20		/* the load processes' removal of their files, at most */
+#define NM_CLEANUP_TIMEOUT_MS 5000	/* a cleanup call unanswered this long ends the cleanup */
+#define NM_FILES_TOTAL_MAX 400000	/* files x procs: client memory, ~200 bytes a file */
 
 static const struct wparam nfsmix_params[] = {
 	{ "server", "local", "local (the appliance's nfsserver, the layout's directory) or A.B.C.D:/export" },
@@ -279,6 +283,9 @@ static int conn_recv(struct conn *k, const unsigned char **rec, size_t *len)
 }
 
 static struct rpc_cred cred = { AUTH_UNIX, 0, 0, 0, "bootbench" };
+/* how long a call outside the measured load waits: setup is patient, the
+ * cleanup after the figures are in is not (NM_CLEANUP_TIMEOUT_MS) */
+static unsigned sync_timeout_ms = NM_SETUP_TIMEOUT_MS;
 
 /* A call and its reply, waiting for it (setup, not measured): the reply's
  * results in *x (valid until the next call on k), or -1 with err set. */
@@ -287,7 +294,7 @@ static int call_sync(struct conn *k, uint32_t prog, uint32_t vers, uint32_t proc
 {
 	static uint32_t xid = 0x40000000;
 	static unsigned char msg[NM_XFER_MAX + 1024];
-	uint64_t deadline = now_us() + NM_SETUP_TIMEOUT_MS * 1000ull;
+	uint64_t deadline = now_us() + sync_timeout_ms * 1000ull;
 	struct xdr_out o;
 	uint32_t my = ++xid;
 	int tries = 0;
@@ -318,8 +325,15 @@ static int call_sync(struct conn *k, uint32_t prog, uint32_t vers, uint32_t proc
 			if (rc == 1) {
 				xdr_in_init(x, rec, len);
 				st = rpc_get_reply(x, &rxid, NULL, NULL);
-				if (rxid != my)
-					continue;	/* an old retransmission's answer */
+				if (rxid != my) {
+					/* an old retransmission's answer: the deadline
+					 * still holds, however many arrive */
+					if (t >= deadline) {
+						snprintf(err, errlen, "no answer in %u s", sync_timeout_ms / 1000);
+						return -1;
+					}
+					continue;
+				}
 				if (st != RPC_OK) {
 					snprintf(err, errlen, "%s", rpc_reply_str(st));
 					return -1;
@@ -327,7 +341,7 @@ static int call_sync(struct conn *k, uint32_t prog, uint32_t vers, uint32_t proc
 				return 0;
 			}
 			if (t >= deadline) {
-				snprintf(err, errlen, "no answer in %d s (%d tries)", NM_SETUP_TIMEOUT_MS / 1000, tries);
+				snprintf(err, errlen, "no answer in %u s (%d tries)", sync_timeout_ms / 1000, tries);
 				return -1;
 			}
 			if (k->udp && t >= resend)
@@ -349,6 +363,7 @@ static int nfs_sync(struct conn *k, uint32_t proc, const struct nfs3_args *a, st
 	struct xdr_out o;
 	struct xdr_in x;
 	char e[96], sb[32];
+	memset(r, 0, sizeof *r);	/* status 0 after a failure: no NFS status came */
 	xdr_out_init(&o, args, sizeof args);
 	nfs3_put_args(&o, proc, a);
 	if (o.err) {
@@ -459,6 +474,20 @@ static unsigned draw_size_kib(uint64_t *rs)
 	return 1;
 }
 
+/* What CREATE, MKDIR or SYMLINK made: RFC 1813 lets the server leave the
+ * handle out of its reply, and a LOOKUP then asks for it. */
+static int made(struct conn *k, uint32_t proc, const struct nfs3_args *a, struct nfs3_res *r, char *err, size_t errlen)
+{
+	struct nfs3_args l = { .fh = a->fh, .name = a->name };
+	if (nfs_sync(k, proc, a, r, err, errlen) < 0)
+		return -1;
+	if (r->has_fh)
+		return 0;
+	if (nfs_sync(k, NFS3_LOOKUP, &l, r, err, errlen) < 0)
+		return -1;
+	return r->has_fh ? 0 : (snprintf(err, errlen, "%s: no file handle, nor from lookup", nfs3_proc_name(proc)), -1);
+}
+
 static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_t nfiles, uint32_t xfer,
 			 struct fileset *fs, uint64_t *rs, char *err, size_t errlen)
 {
@@ -472,9 +501,7 @@ static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_
 	a.fh = top;
 	a.name = name;
 	a.mode = 0755;
-	if (nfs_sync(k, NFS3_MKDIR, &a, &r, err, errlen) < 0 || !r.has_fh) {
-		if (!err[0])
-			snprintf(err, errlen, "mkdir: no handle returned");
+	if (made(k, NFS3_MKDIR, &a, &r, err, errlen) < 0) {
 		free(buf);
 		return -1;
 	}
@@ -494,7 +521,7 @@ static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_
 		a.fh = &fs->dir;
 		a.name = name;
 		a.mode = 0644;
-		if (nfs_sync(k, NFS3_CREATE, &a, &r, err, errlen) < 0 || !r.has_fh)
+		if (made(k, NFS3_CREATE, &a, &r, err, errlen) < 0)
 			goto fail;
 		fs->file[i] = r.fh;
 		while (off < want) {
@@ -526,7 +553,7 @@ static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_
 		a.name = name;
 		a.target = target;
 		a.mode = 0777;
-		if (nfs_sync(k, NFS3_SYMLINK, &a, &r, err, errlen) < 0 || !r.has_fh)
+		if (made(k, NFS3_SYMLINK, &a, &r, err, errlen) < 0)
 			goto fail;
 		fs->link[i] = r.fh;
 	}
@@ -536,7 +563,7 @@ static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_
 		a.fh = &fs->dir;
 		a.name = fs->poolname[i];
 		a.mode = 0644;
-		if (nfs_sync(k, NFS3_CREATE, &a, &r, err, errlen) < 0 || !r.has_fh)
+		if (made(k, NFS3_CREATE, &a, &r, err, errlen) < 0)
 			goto fail;
 		fs->pool[fs->npool++] = r.fh;
 	}
@@ -854,17 +881,22 @@ static void remove_fileset(struct conn *k, const struct nfs_fh *top, int id, str
 	char name[32], err[160];
 	a.fh = &fs->dir;
 	a.name = name;
+	/* a server that stops answering ends the cleanup at once: each call
+	 * would wait NM_SETUP_TIMEOUT_MS */
 	for (size_t i = 0; i < fs->nfiles; i++) {
 		snprintf(name, sizeof name, "f%05zu", i);
-		nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err);
+		if (nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err) < 0 && !r.status)
+			return;
 	}
 	for (size_t i = 0; i < fs->nlinks; i++) {
 		snprintf(name, sizeof name, "l%05zu", i);
-		nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err);
+		if (nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err) < 0 && !r.status)
+			return;
 	}
 	for (size_t i = 0; i < fs->npool; i++) {
 		a.name = fs->poolname[i];
-		nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err);
+		if (nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err) < 0 && !r.status)
+			return;
 	}
 	snprintf(name, sizeof name, "p%d", id);
 	a.fh = top;
@@ -927,6 +959,7 @@ static void __attribute__((noreturn)) generator(int id, const struct genconf *gc
 	if (write_all(out, st, gc->nloads * sizeof *st) != (ssize_t)(gc->nloads * sizeof *st))
 		_exit(3);
 	close(out);
+	sync_timeout_ms = NM_CLEANUP_TIMEOUT_MS;
 	if (!broken) {
 		/* nothing outstanding may answer into the removals */
 		for (unsigned i = 0; i < g->inflight; i++)
@@ -1007,7 +1040,7 @@ static int readback(struct wctx *c, struct conn *k, const struct nfs_fh *top, co
 	a.fh = top;
 	a.name = "readback";
 	a.mode = 0644;
-	if (nfs_sync(k, NFS3_CREATE, &a, &r, err, sizeof err) < 0 || !r.has_fh)
+	if (made(k, NFS3_CREATE, &a, &r, err, sizeof err) < 0)
 		goto nfsfail;
 	fh = r.fh;
 	for (size_t off = 0; off < N;) {
@@ -1175,12 +1208,23 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 			rc = wl_fail(c, "load process %lld died during the run", i);
 		close(outs[i]);
 	}
-	for (long long i = 0; i < started; i++) {
-		int status;
-		if (rc < 0)
-			kill(pids[i], SIGKILL);
-		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
-			;
+	/* the figures are in; each process now removes its files, which a
+	 * server that stopped answering would drag out call by call: they
+	 * get NM_CLEANUP_S together, then they are killed */
+	{
+		uint64_t deadline = now_us() + (rc == 0 ? NM_CLEANUP_S * 1000000ull : 0);
+		for (long long i = 0; i < started; i++) {
+			int status;
+			while (waitpid(pids[i], &status, WNOHANG) == 0) {
+				if (now_us() >= deadline) {
+					kill(pids[i], SIGKILL);
+					while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
+						;
+					break;
+				}
+				usleep(20000);
+			}
+		}
 	}
 	if (rc == 0) {
 		jw_arr(&c->details, "steps");
@@ -1232,6 +1276,19 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 		jw_num(&c->details, "peak_ops", valid_steps ? peak : NAN);
 	}
 	free(all);
+	/* the parent's connection sat idle through the run, and a server may
+	 * have closed it: readback and cleanup go over a new one */
+	{
+		char e[160];
+		conn_close(k);
+		if (conn_open(k, gc->sv->ip, gc->sv->nfs_port, gc->sv->udp, e, sizeof e) < 0) {
+			snprintf(verdict, sizeof verdict, "not checked: %.150s", e);
+			jw_str(&c->details, "readback", verdict);
+			if (rc == 0 && c->dir && !strcmp(wl_param(c, "server"), "local"))
+				rc = wl_fail(c, "a file written through NFS and read on the layout: %s", verdict);
+			return rc;
+		}
+	}
 	if (rc == 0 && c->dir && !strcmp(wl_param(c, "server"), "local")) {
 		struct nfs_fh topfh = *gc->top;
 		if (readback(c, k, &topfh, topname, verdict, sizeof verdict) < 0)
@@ -1242,12 +1299,14 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 		struct nfs3_args a = { 0 };
 		struct nfs3_res r;
 		char err[160];
+		sync_timeout_ms = NM_CLEANUP_TIMEOUT_MS;
 		a.fh = gc->top;
 		a.name = "readback";
-		nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err);
-		a.fh = &gc->sv->root;
-		a.name = topname;
-		nfs_sync(k, NFS3_RMDIR, &a, &r, err, sizeof err);
+		if (nfs_sync(k, NFS3_REMOVE, &a, &r, err, sizeof err) == 0 || r.status) {
+			a.fh = &gc->sv->root;
+			a.name = topname;
+			nfs_sync(k, NFS3_RMDIR, &a, &r, err, sizeof err);
+		}
 	}
 	return rc;
 }
@@ -1269,6 +1328,9 @@ static int nfsmix_run(struct wctx *c)
 	struct nfs_fh top;
 	int rc;
 
+	/* a server that closed a connection is an error on the next send,
+	 * never a SIGPIPE that kills the run and its figures */
+	signal(SIGPIPE, SIG_IGN);
 	if (procs < 0 || inflight < 0 || files < 0 || xfer < 0 || tmo < 0 || parse_loads(c, loads, &nloads) < 0 ||
 	    parse_server(c, &sv) < 0)
 		return -1;
@@ -1285,6 +1347,8 @@ static int nfsmix_run(struct wctx *c)
 		return wl_fail(c, "inflight=%lld out of range (1..%d)", inflight, NM_MAX_INFLIGHT);
 	if (files < 8 || files > NM_MAX_FILES)
 		return wl_fail(c, "files=%lld out of range (8..%d)", files, NM_MAX_FILES);
+	if (files * procs > NM_FILES_TOTAL_MAX)
+		return wl_fail(c, "files=%lld x procs=%lld: at most %d files in all", files, procs, NM_FILES_TOTAL_MAX);
 	if (xfer < 512 || xfer > (sv.udp ? NM_UDP_XFER_MAX : NM_XFER_MAX))
 		return wl_fail(c, "xfer=%lld out of range (512..%u over %s)", xfer,
 			       sv.udp ? NM_UDP_XFER_MAX : NM_XFER_MAX, tr);
@@ -1305,11 +1369,31 @@ static int nfsmix_run(struct wctx *c)
 		conn_close(&k);
 		return wl_fail(c, "the server's root: %s", err);
 	}
-	if (r.rtmax && (uint64_t)xfer > r.rtmax)
-		xfer = r.rtmax;
-	if (r.wtmax && (uint64_t)xfer > r.wtmax)
-		xfer = r.wtmax;
-	snprintf(topname, sizeof topname, "nfsmix.%d", (int)getpid());
+	{
+		long long asked = xfer;
+		if (r.rtmax && (uint64_t)xfer > r.rtmax)
+			xfer = r.rtmax;
+		if (r.wtmax && (uint64_t)xfer > r.wtmax)
+			xfer = r.wtmax;
+		jw_int(&c->details, "xfer_bytes", xfer);
+		if (xfer < 512) {
+			conn_close(&k);
+			return wl_fail(c, "the server's rtmax/wtmax (%u/%u) is below 512 bytes: not an SFS-style load", r.rtmax,
+				       r.wtmax);
+		}
+		if (xfer != asked)
+			wl_warn(c, "xfer=%lld is over the server's rtmax/wtmax: reads and writes moved %lld bytes", asked, xfer);
+	}
+	/* a name no other run or boot has used: appliance pids repeat from
+	 * boot to boot, and a run that died leaves its directory behind */
+	{
+		unsigned char rnd[8] = { 0 };
+		uint64_t t = now_us();
+		if (getrandom(rnd, sizeof rnd, GRND_NONBLOCK) != (ssize_t)sizeof rnd)
+			memcpy(rnd, &t, sizeof rnd);
+		snprintf(topname, sizeof topname, "nfsmix.%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2], rnd[3],
+			 rnd[4], rnd[5], rnd[6], rnd[7]);
+	}
 	a.name = topname;
 	a.mode = 0755;
 	if (nfs_sync(&k, NFS3_MKDIR, &a, &r, err, sizeof err) < 0 || !r.has_fh) {
@@ -1318,8 +1402,7 @@ static int nfsmix_run(struct wctx *c)
 	}
 	top = r.fh;
 	info("nfsmix: %s:%s over %s, root handle %u bytes, %lld processes x %lld files, xfer %lld",
-	     strcmp(wl_param(c, "server"), "local") ? wl_param(c, "server") : "127.0.0.1", sv.path, tr,
-	     sv.root.len, procs, files, xfer);
+	     inet_ntoa((struct in_addr){ sv.ip }), sv.path, tr, sv.root.len, procs, files, xfer);
 
 	{
 		struct genconf gc = { &sv, &top, nfiles, nloads, (uint32_t)xfer, (unsigned)inflight, (unsigned)tmo,

@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rm_free(&rm);
 	s.self_port = 111;
 	s.export_path = "/mnt/bb";
-	len = pmap_handle(&s, p, size, reply, sizeof reply);
+	len = pmap_handle(&s, p, size, reply, sizeof reply, p[0] & 1);
 	if (len > sizeof reply || s.n > PMAP_MAX_ENTRIES)
 		abort();
 	free(p);

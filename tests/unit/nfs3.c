@@ -271,10 +271,12 @@ static void a_path(struct xdr_out *o, const void *p)
 }
 
 /* send a call, check the reply head; x is left at the results */
+static int priv = 1;	/* asks as the kernel would: may register */
+
 static int ask(struct pmap_state *s, const unsigned char *req, size_t len, unsigned char *rep, struct xdr_in *x,
 	       uint32_t want_xid)
 {
-	size_t n = pmap_handle(s, req, len, rep, 1024);
+	size_t n = pmap_handle(s, req, len, rep, 1024, priv);
 	uint32_t xid;
 	int st;
 	xdr_in_init(x, rep, n);
@@ -344,8 +346,25 @@ static void test_portmap(void)
 	len = call(req, sizeof req, 15, PMAP_PROGRAM, 2, PMAP_GETPORT, a_mapping, &q);
 	memcpy(req + len, "\0\0\0\0", 4);
 	ok(ask(s, req, len + 4, rep, &x, 15) == RPC_GARBAGE_ARGS, "a GETPORT with 4 bytes too many: garbage args");
-	ok(pmap_handle(s, (const unsigned char *)"GET / HTTP/1.0\r\n\r\n", 18, rep, sizeof rep) == 0,
+	ok(pmap_handle(s, (const unsigned char *)"GET / HTTP/1.0\r\n\r\n", 18, rep, sizeof rep, 1) == 0,
 	   "an HTTP request is not answered");
+	{
+		/* a process without privilege cannot register or unregister */
+		struct mapping hijack = { NFS_PROGRAM, 3, IPPROTO_TCP, 4444 };
+		size_t n0 = s->n;
+		priv = 0;
+		len = call(req, sizeof req, 20, PMAP_PROGRAM, 2, PMAP_SET, a_mapping, &hijack);
+		ok(ask(s, req, len, rep, &x, 20) == RPC_OK && xdr_u32(&x) == 0 && s->n == n0,
+		   "PMAP SET from an unprivileged peer: FALSE, nothing registered");
+		len = call(req, sizeof req, 21, PMAP_PROGRAM, 4, RPCB_SET, a_rpcb, &nlm6);
+		ok(ask(s, req, len, rep, &x, 21) == RPC_OK && xdr_u32(&x) == 0 && s->n == n0,
+		   "RPCBIND SET from an unprivileged peer: FALSE");
+		q = (struct mapping){ MOUNT_PROGRAM, 3, IPPROTO_TCP, 0 };
+		len = call(req, sizeof req, 22, PMAP_PROGRAM, 2, PMAP_GETPORT, a_mapping, &q);
+		ok(ask(s, req, len, rep, &x, 22) == RPC_OK && pmap_get_port(&x, &port) == 0 && port == 111,
+		   "... while it may still ask (GETPORT)");
+		priv = 1;
+	}
 	{
 		unsigned long before = s->calls;
 		size_t full = 0;
@@ -364,7 +383,7 @@ static void test_portmap(void)
 
 int main(void)
 {
-	tap_plan(50);
+	tap_plan(53);
 	test_results();
 	test_args();
 	test_portmap();
