@@ -209,27 +209,35 @@ int load_modules(void)
 	return rc;
 }
 
+/* The archive's dependency and built-in lists, for loading one module on
+ * demand: 1 when name is built in (nothing to load), else 0 with db
+ * filled (kmod_free it) and dir set. */
+static int archive_db(const char *name, char *dir, size_t dirlen, struct kmod_db *db)
+{
+	memset(db, 0, sizeof *db);
+	snprintf(dir, dirlen, "%s/%s", MODULES_DIR, A.release);
+	slurp(dir, "modules.dep", db, kmod_parse_dep);
+	slurp(dir, "modules.builtin", db, kmod_parse_builtin);
+	if (kmod_is_builtin(db, name)) {
+		kmod_free(db);
+		return 1;
+	}
+	return 0;
+}
+
 /* Load one module of the archive by name, with parameters (brd rd_size=...):
  * its dependencies are already loaded at boot. Built-in: nothing to do. */
 int module_load_named(const char *name, const char *params)
 {
-	char dir[256], path[512];
-	struct kmod_db db = {0};
+	char dir[256];
+	struct kmod_db db;
+	const struct kmod *m;
 	int rc = -1;
-	snprintf(dir, sizeof dir, "%s/%s", MODULES_DIR, A.release);
-	slurp(dir, "modules.dep", &db, kmod_parse_dep);
-	slurp(dir, "modules.builtin", &db, kmod_parse_builtin);
-	if (kmod_is_builtin(&db, name)) {
-		kmod_free(&db);
+	if (archive_db(name, dir, sizeof dir, &db))
 		return 0;
-	}
 	errno = ENOENT;
-	for (size_t i = 0; i < db.n; i++)
-		if (!strcmp(db.m[i].name, name)) {
-			snprintf(path, sizeof path, "%s", db.m[i].path);
-			rc = load_one(dir, path, params);
-			break;
-		}
+	if ((m = find_mod(&db, name)))
+		rc = load_one(dir, m->path, params);
 	kmod_free(&db);
 	return rc;
 }
@@ -237,16 +245,11 @@ int module_load_named(const char *name, const char *params)
 int module_load_deps(const char *name, char *err, size_t errlen)
 {
 	char dir[256];
-	struct kmod_db db = {0};
+	struct kmod_db db;
 	const struct kmod *m;
 	int rc = 0;
-	snprintf(dir, sizeof dir, "%s/%s", MODULES_DIR, A.release);
-	slurp(dir, "modules.dep", &db, kmod_parse_dep);
-	slurp(dir, "modules.builtin", &db, kmod_parse_builtin);
-	if (kmod_is_builtin(&db, name)) {
-		kmod_free(&db);
+	if (archive_db(name, dir, sizeof dir, &db))
 		return 0;
-	}
 	m = find_mod(&db, name);
 	if (!m) {
 		snprintf(err, errlen, "module %s is neither built into %s nor in its module archive", name, A.release);
