@@ -9,6 +9,7 @@
  * they are the kernel's defaults, and a kernel that changes a default must
  * still be compared with the one before it, with the difference shown.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,6 +314,37 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, struct sbuf *hw
 	}
 }
 
+/* Append " k=v" to a tunables key ("-" when it holds nothing yet). */
+static void add_pair(struct sbuf *t, const char *k, const struct jv *v)
+{
+	if (!strcmp(t->s, "-"))
+		sb_free(t);
+	else
+		sb_putc(t, ' ');
+	word(t, k);
+	sb_putc(t, '=');
+	value_text(t, v);
+}
+
+/* The kernel NFS server a section asked for (docs/nfs.md) is part of the
+ * experiment: 8 threads against 64, or sync against async exports, never
+ * pool. What was asked keys it; what the kernel reports in force and how
+ * long it took to start do not (they are outcomes). So does the kernel
+ * client's mount, when the section ran its workloads through one. */
+static void nfs_key(struct sbuf *t, const struct jv *srv, const struct jv *cli)
+{
+	static const char *asked[] = { "threads", "versions", "transports", "export" };
+	if (srv && srv->t == J_OBJ) {
+		for (size_t i = 0; i < sizeof asked / sizeof *asked; i++) {
+			char k[32];
+			snprintf(k, sizeof k, "nfsd_%s", asked[i]);
+			add_pair(t, k, json_get(srv, asked[i]));
+		}
+	}
+	if (cli && cli->t == J_OBJ)
+		add_pair(t, "nfs_client", json_get(cli, "options"));
+}
+
 void run_identity(const struct jv *data, struct run_id *id)
 {
 	const struct jv *l = json_get(data, "layout");
@@ -329,6 +361,7 @@ void run_identity(const struct jv *data, struct run_id *id)
 			sb_puts(&id->layout, hw.s);
 		sb_free(&hw);
 	}
+	nfs_key(&id->tunables, json_get(data, "nfsserver"), json_get(data, "nfsclient"));
 	/* a run made with profile on (docs/why.md) carries "delays": its
 	 * delay accounting cost a fork loop ~3%, so it never pools with plain
 	 * runs, and the row says so where both exist */

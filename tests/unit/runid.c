@@ -21,6 +21,21 @@ static char *key_of(const char *record, int layout)
 	return s;
 }
 
+static char *tunables_of(const char *record)
+{
+	char err[128];
+	struct jv *v = json_parse(record, strlen(record), err, sizeof err);
+	struct run_id id;
+	char *s;
+	if (!v)
+		return strdup(err);
+	run_identity(v, &id);
+	s = strdup(id.tunables.s ? id.tunables.s : "");
+	run_id_free(&id);
+	json_free(v);
+	return s;
+}
+
 static char *params_of(const char *record)
 {
 	return key_of(record, 0);
@@ -48,7 +63,7 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(10);
+	tap_plan(15);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -75,5 +90,24 @@ int main(void)
 	layouts(RO("S1", "50331648"), RO("S1", "1000204886016"), 0, "read-only layouts on disks of two sizes key apart");
 	layouts(RO("S1", "50331648"), RO("S2", "50331648"), 1,
 		"read-only disks of one size key alike, whatever their serials (as members do)");
+
+#define NFS(threads, export, inforce) "{\"workload\":\"nfsmix\",\"nfsserver\":{\"status\":\"running\",\"threads\":" threads \
+	",\"versions\":\"3\",\"transports\":\"tcp\",\"export\":\"" export "\",\"threads_in_force\":" inforce ",\"start_s\":0.5}}"
+	a = tunables_of(NFS("8", "rw,sync", "8"));
+	b = tunables_of(NFS("64", "rw,sync", "64"));
+	c = tunables_of(NFS("8", "rw,async", "8"));
+	ok(strcmp(a, b) != 0, "nfsd threads key the run (%s | %s)", a, b);
+	ok(strcmp(a, c) != 0, "so do the export options (%s | %s)", a, c);
+	is_str(a, "nfsd_threads=8 nfsd_versions=3 nfsd_transports=tcp nfsd_export=rw,sync", "what was asked, in a fixed order");
+	free(b);
+	b = tunables_of(NFS("8", "rw,sync", "7"));
+	is_str(a, b, "what the kernel reports in force and start time do not key");
+	free(a);
+	free(b);
+	free(c);
+	a = tunables_of("{\"workload\":\"fio\",\"nfsclient\":{\"options\":\"vers=3,proto=tcp\"},\"tunables\":{\"requested\":{\"read_ahead_kb\":\"128\"}}}");
+	is_str(a, "read_ahead_kb=128 nfs_client=\"vers=3,proto=tcp\"",
+	       "a kernel client mount keys beside the tunables (quoted: its value holds '=')");
+	free(a);
 	return tap_done();
 }
