@@ -19,9 +19,10 @@
 #include "xio.h"
 
 /* Loaded on demand, not at boot: brd with parameters by the layouts that
- * need it, nfsd (and what only it needs) by the nfsserver directive, so a
- * plan without NFS runs on a kernel with no NFS server in it. */
-static const char *const deferred_roots[] = { "brd", "nfsd" };
+ * need it, nfsd (and what only it needs) by the nfsserver directive, the
+ * NFSv3 client by the nfsclient directive, so a plan without NFS runs on a
+ * kernel with no NFS in it. */
+static const char *const deferred_roots[] = { "brd", "nfsd", "nfsv3" };
 static char **deferred;
 static size_t ndeferred;
 

@@ -183,10 +183,11 @@ static void lava_signals(const char *wl, const char *layout, const struct run_ou
 
 /* The NFS server off, the layout unmounted and checked: an event record
  * says whether nfsd left the filesystem clean. */
-static void nfs_stop(struct nfs_server *ns, struct built_layout *bl, const char *layout)
+static void nfs_stop(struct nfs_server *ns, struct nfs_client *nc, struct built_layout *bl, const char *layout)
 {
 	char verdict[256];
 	struct jw ev;
+	nfsclient_umount(nc);	/* the client first: it holds the export */
 	nfsserver_stop(ns);
 	layout_unmount_check(bl, verdict, sizeof verdict);
 	info("nfsserver stopped; layout %s unmounted: %s", layout, verdict);
@@ -210,7 +211,8 @@ int run_plan(void)
 	struct plan_run *runs;
 	struct built_layout bl = {0};
 	struct nfs_server ns = { .pmap_pid = -1, .pmap_pidfd = -1 };
-	int nfs_on = 0;
+	struct nfs_client nc = { 0 };
+	int nfs_on = 0, nfsc_on = 0;
 	char *text = load_plan_text(name, sizeof name, &len);
 	unsigned counts[5] = {0};
 
@@ -260,12 +262,24 @@ int run_plan(void)
 			nfs_on = r->section->nfs.line && !bl.status[0];
 			if (nfs_on)
 				nfsserver_start(&r->section->nfs, bl.dir, &ns);
+			nfsc_on = nfs_on && r->section->nfsc.line;
+			if (nfsc_on && ns.running)
+				nfsclient_mount(&r->section->nfsc, &r->section->nfs, bl.dir, &nc);
+			else if (nfsc_on) {
+				memset(&nc, 0, sizeof nc);
+				snprintf(nc.status, sizeof nc.status, "failed");
+				snprintf(nc.reason, sizeof nc.reason, "the NFS server did not start: %.200s", ns.reason);
+			}
 		}
 		plan_tunables_text(r->section, r->tunables_index, tun, sizeof tun);
 		memset(&o, 0, sizeof o);
 		if (bl.status[0]) {
 			snprintf(o.status, sizeof o.status, "%s", bl.status);
 			snprintf(o.reason, sizeof o.reason, "layout %.40s: %.200s", r->layout->name, bl.reason);
+		} else if (nfsc_on && !nc.mounted) {
+			/* never on the layout instead: the section asked for the client */
+			snprintf(o.status, sizeof o.status, "failed");
+			snprintf(o.reason, sizeof o.reason, "nfsclient: %.230s", nc.reason);
 		} else if (r->layout->kind == LAYOUT_READONLY && !(wl->needs & WL_READONLY_OK)) {
 			/* only workloads that open the device O_RDONLY and write nothing */
 			snprintf(o.status, sizeof o.status, "skipped");
@@ -275,7 +289,11 @@ int run_plan(void)
 			tjson = tunables_apply(r->section, r->tunables_index, &bl);
 			info("[%zu/%zu] iteration %u, layout %s, tunables %s: %s", i + 1, nruns, r->iteration,
 			     r->layout->name, tun, r->workload->name);
-			if (run_workload(wl, bl.dir[0] ? bl.dir : NULL, bl.dev[0] ? bl.dev : NULL, r->workload->params,
+			if (nfsc_on)
+				nfsclient_run_begin(&nc);
+			/* through the kernel's client: its directory, no block device */
+			if (run_workload(wl, nfsc_on ? NFSCLIENT_DIR : bl.dir[0] ? bl.dir : NULL,
+					 nfsc_on ? NULL : bl.dev[0] ? bl.dev : NULL, r->workload->params,
 					 r->workload->nparams, p->timeout_s, A.conf.monitor_ms, &o) < 0) {
 				snprintf(o.status, sizeof o.status, "failed");
 				snprintf(o.reason, sizeof o.reason, "unable to start the run: %s", strerror(errno));
@@ -299,6 +317,11 @@ int run_plan(void)
 			jw_raw(&w, "tunables", tjson);
 		if (nfs_on && ns.json)
 			jw_raw(&w, "nfsserver", ns.json);
+		if (nfsc_on && nc.json) {
+			char *cj = nfsclient_run_json(&nc);
+			jw_raw(&w, "nfsclient", cj);
+			free(cj);
+		}
 		jw_int(&w, "iteration", r->iteration);
 		jw_int(&w, "run", i + 1);
 		jw_int(&w, "runs", nruns);
@@ -321,13 +344,13 @@ int run_plan(void)
 		init_check_signals();
 		if (r->last_of_layout) {
 			if (nfs_on)
-				nfs_stop(&ns, &bl, r->layout->name);
-			nfs_on = 0;
+				nfs_stop(&ns, &nc, &bl, r->layout->name);
+			nfs_on = nfsc_on = 0;
 			layout_teardown(&bl);
 		}
 	}
 	if (nfs_on)
-		nfs_stop(&ns, &bl, "(stopped early)");
+		nfs_stop(&ns, &nc, &bl, "(stopped early)");
 	if (bl.fingerprint || bl.mounted || bl.md_created || bl.brd_loaded)
 		layout_teardown(&bl);
 	run_why_end();

@@ -150,3 +150,56 @@ int nfsd_parse_fh(const char *text, size_t len, struct nfs_fh *fh)
 	fh->len = (uint32_t)n;
 	return 0;
 }
+
+int nfsd_client_mount_data(char *out, size_t len, const char *proto, const char *extra)
+{
+	int n = snprintf(out, len,
+			 "vers=3,proto=%s,mountproto=tcp,mountvers=3,addr=127.0.0.1,mountaddr=127.0.0.1,"
+			 "port=2049,mountport=111,nolock%s%s",
+			 proto, extra && *extra ? "," : "", extra ? extra : "");
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int nfsd_client_counts(const char *text, size_t len, unsigned long long out[NFS3_NPROCS])
+{
+	size_t i = 0;
+	memset(out, 0, NFS3_NPROCS * sizeof *out);
+	while (i < len) {
+		size_t e = i;
+		while (e < len && text[e] != '\n')
+			e++;
+		if (e - i > 6 && !memcmp(text + i, "proc3 ", 6)) {
+			unsigned long long n = 0, v;
+			size_t p = i + 6, k = 0;
+			int got = 0;
+			/* the count of procedures, then that many counters */
+			for (;; k++) {
+				while (p < e && text[p] == ' ')
+					p++;
+				if (p == e)
+					break;
+				if (text[p] < '0' || text[p] > '9')
+					return -1;
+				for (v = 0; p < e && text[p] >= '0' && text[p] <= '9'; p++) {
+					if (v > (~0ull - 9) / 10)
+						return -1;
+					v = v * 10 + (unsigned)(text[p] - '0');
+				}
+				if (p < e && text[p] != ' ')
+					return -1;
+				if (!got) {
+					n = v;
+					got = 1;
+				} else if (k - 1 < NFS3_NPROCS)
+					out[k - 1] = v;
+			}
+			if (!got || k - 1 != n) {
+				memset(out, 0, NFS3_NPROCS * sizeof *out);
+				return -1;
+			}
+			return 0;
+		}
+		i = e + 1;
+	}
+	return -1;
+}

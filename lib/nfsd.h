@@ -44,4 +44,15 @@ int nfsd_line_fsid(char *out, size_t len, const char *path);
  * newline at most). 0 with the handle, -1 when it is not one. */
 int nfsd_parse_fh(const char *text, size_t len, struct nfs_fh *fh);
 
+/* The kernel client's mount(2) data for the appliance's own server on
+ * 127.0.0.1 (nfs on 2049, MOUNT on our portmapper's 111, no lock manager),
+ * then the plan's options (extra): "vers=3,proto=tcp,...[,noac]". -1 when out is
+ * too small. proto: "tcp" or "udp". */
+int nfsd_client_mount_data(char *out, size_t len, const char *proto, const char *extra);
+
+/* The NFSv3 line of the kernel client's /proc/net/rpc/nfs, "proc3 22 c0
+ * c1 ...": the call count of each procedure into out[NFS3_NPROCS] (those
+ * the line lacks are 0). 0, or -1 when there is no well-formed proc3 line. */
+int nfsd_client_counts(const char *text, size_t len, unsigned long long out[NFS3_NPROCS]);
+
 #endif

@@ -537,6 +537,55 @@ static int parse_nfsserver(struct ctx *c, const struct words *ws, struct plan *p
 	return 0;
 }
 
+/* Mount options the appliance sets itself for its own server (they say
+ * where the server is and which protocol it speaks): a plan cannot move
+ * them. */
+static const char *const nfsclient_reserved[] = {
+	"vers", "nfsvers", "proto", "mountproto", "addr", "mountaddr", "clientaddr", "port", "mountport",
+	"mountvers", "lock", "nolock", "udp", "tcp", "rdma", "v2", "v3", "v4", "minorversion",
+};
+
+static int parse_nfsclient(struct ctx *c, const struct words *ws, struct plan *p)
+{
+	struct plan_section *s = current(p);
+	const char *opts = "";
+	if (s->nfsc.line)
+		return fail(c, "nfsclient given twice in this section (first on line %d)", s->nfsc.line);
+	for (size_t i = 1; i < ws->n; i++) {
+		char *k = ws->w[i].s, *v;
+		if (ws->w[i].eq < 0)
+			return fail(c, "expected key=value, got \"%s\" (nfsclient [options=OPTIONS])", k);
+		k[ws->w[i].eq] = 0;
+		v = k + ws->w[i].eq + 1;
+		if (strcmp(k, "options"))
+			return fail(c, "nfsclient has no setting \"%s\" (valid: options)", k);
+		if (!*v)
+			return fail(c, "nfsclient options needs a value");
+		if (strlen(v) > PLAN_NFSCLIENT_OPTIONS_MAX)
+			return fail(c, "nfsclient options: too long (at most %d characters)", PLAN_NFSCLIENT_OPTIONS_MAX);
+		for (const char *o = v; *o;) {
+			size_t n = strcspn(o, ","), kn = strcspn(o, "=,");
+			if (!n)
+				return fail(c, "nfsclient options \"%s\": an empty option", v);
+			for (size_t j = 0; j < n; j++)
+				if (!((o[j] >= 'a' && o[j] <= 'z') || (o[j] >= '0' && o[j] <= '9') || o[j] == '_' ||
+				      o[j] == '=' || o[j] == '.'))
+					return fail(c, "nfsclient options \"%s\": only a-z 0-9 _ . = in an option", v);
+			for (size_t r = 0; r < sizeof nfsclient_reserved / sizeof *nfsclient_reserved; r++)
+				if (strlen(nfsclient_reserved[r]) == kn && !strncmp(o, nfsclient_reserved[r], kn))
+					return fail(c, "nfsclient options: %.*s is set by the appliance for its own "
+						    "server (docs/nfs.md)", (int)kn, o);
+			o += n + (o[n] == ',');
+			if (o[-1] == ',' && !*o)
+				return fail(c, "nfsclient options \"%s\": an empty option", v);
+		}
+		opts = v;
+	}
+	s->nfsc.line = c->line;
+	s->nfsc.options = xstrdup(opts);
+	return 0;
+}
+
 /* ---- sections ---- */
 
 static int parse_section(struct ctx *c, const struct words *ws, struct plan *p)
@@ -642,7 +691,9 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		return parse_workload(c, ws, p, check);
 	if (!strcmp(d, "nfsserver"))
 		return parse_nfsserver(c, ws, p);
-	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver)", d);
+	if (!strcmp(d, "nfsclient"))
+		return parse_nfsclient(c, ws, p);
+	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver, nfsclient)", d);
 }
 
 /* The default name: the file's base name without ".plan". */
@@ -712,6 +763,12 @@ int plan_parse(const char *file, const char *text, size_t len, plan_workload_che
 			fail(&c, "section %s has no workload", s->name);
 			goto bad;
 		}
+		if (s->nfsc.line && !s->nfs.line) {
+			c.line = s->nfsc.line;
+			fail(&c, "nfsclient needs nfsserver in the same %s (the client mounts that server's export)",
+			     s->name ? "section" : "plan");
+			goto bad;
+		}
 	}
 	c.line = 0;
 	runs = plan_run_count(p);
@@ -736,6 +793,7 @@ void plan_free(struct plan *p)
 		free(p->sections[i].nfs.versions);
 		free(p->sections[i].nfs.transports);
 		free(p->sections[i].nfs.export);
+		free(p->sections[i].nfsc.options);
 	}
 	for (size_t i = 0; i < p->nlayouts; i++)
 		layout_free(&p->layouts[i]);

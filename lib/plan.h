@@ -14,6 +14,7 @@
  *   tunable read_ahead_kb 0 256
  *   workload stream size=64M bs=1M
  *   nfsserver threads=8 transports=tcp export=rw,sync,no_wdelay   export each layout over NFSv3
+ *   nfsclient options=noac              run the section's workloads through the kernel's NFS client
  *
  * or, in sections, several such matrices in one plan (one per question):
  *
@@ -92,6 +93,17 @@ struct plan_nfsserver {
 	char *export;		/* export options, exportfs style */
 };
 
+/* `nfsclient [options=OPTS]`: with nfsserver in the section, the booted
+ * kernel's NFS client mounts the export and the section's workloads run in
+ * that mount instead of on the layout. The appliance sets what reaches its
+ * own server (vers, proto, addr, port, mountport, nolock); options adds the
+ * rest (noac, rsize=...). */
+#define PLAN_NFSCLIENT_OPTIONS_MAX 200
+struct plan_nfsclient {
+	int line;		/* 0: the section has none */
+	char *options;		/* "" when none given */
+};
+
 /* One matrix of layouts x tunable sets x workloads. A plan without a
  * `section` line has one, unnamed, holding everything; otherwise each
  * section holds the layouts, tunables and workloads written under it. The
@@ -105,6 +117,7 @@ struct plan_section {
 	struct plan_workload *workloads;
 	size_t nlayouts, ntunables, nworkloads;
 	struct plan_nfsserver nfs;
+	struct plan_nfsclient nfsc;
 };
 
 struct plan {

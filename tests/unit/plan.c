@@ -34,7 +34,7 @@ static const struct {
 	{ L "layout m fs=ext3 mkfs=\"-b 4096\n" W, "quick.plan:2: unterminated quote" },
 	{ L "workload null\x01\n", "quick.plan:2: control character 0x01 in the plan" },
 	{ L W "layouts x fs=ext3\n",
-	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver)" },
+	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver, nfsclient)" },
 	/* the NFS server of a section */
 	{ L W "nfsserver\nnfsserver threads=4\n", "quick.plan:4: nfsserver given twice in this section (first on line 3)" },
 	{ L W "nfsserver threads=0\n", "quick.plan:3: bad value for nfsserver threads: \"0\" (expected 1 to 1024)" },
@@ -49,6 +49,20 @@ static const struct {
 	{ L W "nfsserver port=2049\n", "quick.plan:3: nfsserver has no setting \"port\" (valid: threads versions transports export)" },
 	{ L W "nfsserver tcp\n", "quick.plan:3: expected key=value, got \"tcp\" (nfsserver [threads=N] [versions=3] "
 	  "[transports=tcp|udp|tcp,udp] [export=OPTIONS])" },
+	/* nfsclient: only with a server, only options the appliance does not set */
+	{ L W "nfsclient\n", "quick.plan:3: nfsclient needs nfsserver in the same plan (the client mounts that "
+	  "server's export)" },
+	{ L W "nfsserver\nnfsclient\nnfsclient\n", "quick.plan:5: nfsclient given twice in this section (first on line 4)" },
+	{ L W "nfsserver\nnfsclient options=noac,port=2050\n",
+	  "quick.plan:4: nfsclient options: port is set by the appliance for its own server (docs/nfs.md)" },
+	{ L W "nfsserver\nnfsclient options=nolock\n",
+	  "quick.plan:4: nfsclient options: nolock is set by the appliance for its own server (docs/nfs.md)" },
+	{ L W "nfsserver\nnfsclient options=noac,,hard\n", "quick.plan:4: nfsclient options \"noac,,hard\": an empty option" },
+	{ L W "nfsserver\nnfsclient options=noac,\n", "quick.plan:4: nfsclient options \"noac,\": an empty option" },
+	{ L W "nfsserver\nnfsclient options=\"noac,context=a b\"\n",
+	  "quick.plan:4: nfsclient options \"noac,context=a b\": only a-z 0-9 _ . = in an option" },
+	{ L W "nfsserver\nnfsclient rsize=8192\n", "quick.plan:4: nfsclient has no setting \"rsize\" (valid: options)" },
+	{ L W "nfsserver\nnfsclient noac\n", "quick.plan:4: expected key=value, got \"noac\" (nfsclient [options=OPTIONS])" },
 	/* read-only layouts: the disk as it is */
 	{ "layout u readonly=SER1 fs=ext2\n" W,
 	  "quick.plan:1: fs is not allowed in a read-only layout (the disk is read as it is: no filesystem, RAID or "
@@ -332,6 +346,15 @@ static void nfsserver(void)
 	   !strcmp(p.sections[2].nfs.transports, "tcp") &&
 	   !strcmp(p.sections[2].nfs.export, "rw,sync,no_wdelay,no_root_squash,no_subtree_check,insecure"),
 	   "nfsserver with no settings: 8 threads, tcp, the seed's sync export");
+	ok(rc == 0 && !p.sections[0].nfsc.line, "nfsserver alone: no kernel client");
+	if (rc == 0)
+		plan_free(&p);
+	t = "section a\nlayout l fs=ext3\nnfsserver\nnfsclient options=noac,rsize=32768\nworkload null\n"
+	    "section b\nlayout m fs=ext3\nnfsserver\nnfsclient\nworkload null\n";
+	rc = plan_parse("nfs.plan", t, strlen(t), check, &p, err, sizeof err);
+	ok(rc == 0 && p.sections[0].nfsc.line == 4 && !strcmp(p.sections[0].nfsc.options, "noac,rsize=32768") &&
+	   p.sections[1].nfsc.line == 9 && !strcmp(p.sections[1].nfsc.options, ""),
+	   "nfsclient: the options given, or none (%s)", err);
 	if (rc == 0)
 		plan_free(&p);
 }
@@ -577,7 +600,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 48 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 3);
+	tap_plan(nbad * 2 + 48 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
