@@ -29,6 +29,11 @@
  * symlink for every eighth and a pool of empty files that remove takes from
  * and create adds to.
  *
+ * `mix=getattr` or `mix=read` sends that call alone, and `loads=closed`
+ * runs one step closed-loop (the next call as soon as a slot is free):
+ * peak ops/s and latency per call, for a bench against the kernel's own
+ * client doing the same (scripts/bench-nfs).
+ *
  * With server=local the server is the appliance's own kernel nfsd, started
  * by the plan's `nfsserver` directive on the layout (init/nfsserver.c), and
  * the workload checks a file it wrote through NFS byte for byte on the
@@ -87,6 +92,7 @@ static const struct wparam nfsmix_params[] = {
 	{ "files", "64", "files per process" },
 	{ "xfer", "8K", "bytes a read or write moves" },
 	{ "timeout_ms", "3000", "a call unanswered this long is a timeout" },
+	{ "mix", "sfs", "sfs (SFS 2.0's NFSv3 mix), getattr or read (that call alone)" },
 	{ NULL, NULL, NULL },
 };
 
@@ -597,13 +603,17 @@ struct gen {
 	uint64_t rs;
 	unsigned char *msg, *data;
 	unsigned cum[sizeof mix / sizeof *mix];
+	uint32_t only;		/* mix=getattr or read: that procedure; 0: the SFS mix */
 };
 
 static void pool_drop(struct gen *g, size_t i);
 
 static uint32_t pick_proc(struct gen *g)
 {
-	unsigned r = (unsigned)(rnd_next(&g->rs) % 100);
+	unsigned r;
+	if (g->only)
+		return g->only;
+	r = (unsigned)(rnd_next(&g->rs) % 100);
 	for (size_t i = 0; i < sizeof mix / sizeof *mix; i++)
 		if (r < g->cum[i])
 			return mix[i].proc;
@@ -796,7 +806,9 @@ static void reply(struct gen *g, const unsigned char *rec, size_t len, struct st
 static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warmup_us, uint64_t window_us,
 		    struct stepstat *st)
 {
-	double interval = 1e6 / rate;
+	/* rate 0: closed loop, a call whenever a slot is free until the end */
+	int closed = rate <= 0;
+	double interval = closed ? 0 : 1e6 / rate;
 	double next = (double)start_us;
 	uint64_t mstart = start_us + warmup_us, mend = mstart + window_us;
 	int broken = 0;
@@ -808,8 +820,22 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 		const unsigned char *rec;
 		size_t len;
 		int rc;
+		/* closed: every free slot, now */
+		while (closed && !broken && t < mend) {
+			int counted = t >= mstart;
+			struct slot *s = NULL;
+			for (unsigned i = 0; i < g->inflight && !s; i++)
+				if (!g->slots[i].busy)
+					s = &g->slots[i];
+			if (!s)
+				break;
+			if (counted)
+				st->sent++;
+			if (issue(g, s, counted) < 0)
+				broken = 1;
+		}
 		/* due requests: sent while a slot is free, else not issued */
-		while (!broken && next <= (double)t && next < (double)mend) {
+		while (!closed && !broken && next <= (double)t && next < (double)mend) {
 			int counted = next >= (double)mstart;
 			struct slot *s = NULL;
 			for (unsigned i = 0; i < g->inflight && !s; i++)
@@ -840,7 +866,7 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 			} else
 				busy++;
 		}
-		if ((broken || next >= (double)mend) && !busy)
+		if ((broken || (closed ? t >= mend : next >= (double)mend)) && !busy)
 			break;
 		while ((rc = conn_recv(&g->k, &rec, &len)) == 1)
 			reply(g, rec, len, st);
@@ -858,6 +884,14 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 			return -1;
 		}
 		t = now_us();
+		if (closed && t < mend && !broken) {
+			/* a reply freed a slot: the next call goes now, not after a poll */
+			int idle = 0;
+			for (unsigned i = 0; i < g->inflight && !idle; i++)
+				idle = !g->slots[i].busy;
+			if (idle)
+				continue;
+		}
 		wait_us = next > (double)t && next < (double)mend ? (uint64_t)(next - (double)t) : 1000;
 		if (wait_us > 20000)
 			wait_us = 20000;
@@ -912,6 +946,7 @@ struct genconf {
 	unsigned inflight, timeout_ms, procs;
 	const double *loads;
 	uint64_t warm_us, win_us;
+	uint32_t only;		/* mix=getattr|read: that procedure alone; 0: SFS */
 };
 
 /* The child: build its files, say so on ready, wait for the start time on
@@ -930,6 +965,7 @@ static void __attribute__((noreturn)) generator(int id, const struct genconf *gc
 	g->xfer = gc->xfer;
 	g->inflight = gc->inflight;
 	g->timeout_ms = gc->timeout_ms;
+	g->only = gc->only;
 	g->rs = 0x9e3779b97f4a7c15ull ^ ((uint64_t)id * 0x100000001b3ull + 1);
 	g->xid = (uint32_t)id << 24;
 	g->msg = xmalloc(NM_XFER_MAX + 1024);
@@ -977,13 +1013,18 @@ static int parse_loads(struct wctx *c, double *loads, size_t *n)
 	char buf[PLAN_MAX_VALUE + 1];
 	char *rest = buf, *t;
 	*n = 0;
+	if (v && !strcmp(v, "closed")) {
+		/* one step, as fast as answers come */
+		loads[(*n)++] = 0;
+		return 0;
+	}
 	snprintf(buf, sizeof buf, "%s", v ? v : "");
 	/* strsep, not strtok: an empty item ("100,,200") is an error, not skipped */
 	while ((t = strsep(&rest, ","))) {
 		char *end;
 		unsigned long x;
 		if (!(*t >= '0' && *t <= '9'))
-			return wl_fail(c, "loads=\"%s\": \"%s\" is not a whole number of ops/s", v, t);
+			return wl_fail(c, "loads=\"%s\": \"%s\" is not a whole number of ops/s (or loads=closed, alone)", v, t);
 		errno = 0;
 		x = strtoul(t, &end, 10);
 		if (errno || *end || x < 1 || x > 10000000)
@@ -1086,21 +1127,26 @@ static int step_invalid(const struct stepstat *t)
 static void step_figures(struct wctx *c, size_t idx, double requested, const struct stepstat *t, double *peak,
 			 int *valid_steps)
 {
-	char name[48];
+	char name[48], pre[32];
 	double achieved = t->ok / t->window_s, fpct = t->sent ? 100.0 * t->failed / t->sent : 0;
 	int invalid = step_invalid(t);
 	unsigned long long req = (unsigned long long)requested;
 	size_t first = c->nmetrics;
-	snprintf(name, sizeof name, "load%llu_ops", req);
+	/* "load800_" for a step of the curve, "closed_" for loads=closed */
+	if (req)
+		snprintf(pre, sizeof pre, "load%llu_", req);
+	else
+		snprintf(pre, sizeof pre, "closed_");
+	snprintf(name, sizeof name, "%sops", pre);
 	wl_metric(c, name, achieved, "ops/s", "higher");
 	if (t->ok) {
-		snprintf(name, sizeof name, "load%llu_resp_ms", req);
+		snprintf(name, sizeof name, "%sresp_ms", pre);
 		wl_metric(c, name, t->lat_us / 1000.0 / t->ok, "ms", "lower");
-		snprintf(name, sizeof name, "load%llu_p50_ms", req);
+		snprintf(name, sizeof name, "%sp50_ms", pre);
 		wl_metric(c, name, hist_pct(t->hist, t->ok, 0.50) / 1000.0, "ms", "lower");
-		snprintf(name, sizeof name, "load%llu_p90_ms", req);
+		snprintf(name, sizeof name, "%sp90_ms", pre);
 		wl_metric(c, name, hist_pct(t->hist, t->ok, 0.90) / 1000.0, "ms", "lower");
-		snprintf(name, sizeof name, "load%llu_p99_ms", req);
+		snprintf(name, sizeof name, "%sp99_ms", pre);
 		wl_metric(c, name, hist_pct(t->hist, t->ok, 0.99) / 1000.0, "ms", "lower");
 	}
 	if (!invalid) {
@@ -1138,8 +1184,11 @@ static void step_figures(struct wctx *c, size_t idx, double requested, const str
 	}
 	jw_obj_end(&c->details);
 	jw_obj_end(&c->details);
-	info("nfsmix: load %.0f ops/s: achieved %.1f ops/s, response %.2f ms, %llu of %llu calls failed%s%s%s",
-	     requested, achieved, t->ok ? t->lat_us / 1000.0 / t->ok : 0.0, (unsigned long long)t->failed,
+	if (req)
+		snprintf(name, sizeof name, "load %llu ops/s", req);
+	else
+		snprintf(name, sizeof name, "closed loop");
+	info("nfsmix: %s: achieved %.1f ops/s, response %.2f ms, %llu of %llu calls failed%s%s%s", name, achieved, t->ok ? t->lat_us / 1000.0 / t->ok : 0.0, (unsigned long long)t->failed,
 	     (unsigned long long)t->sent, invalid ? ": INVALID" : "", t->first_error[0] ? "; first: " : "",
 	     t->first_error);
 }
@@ -1319,8 +1368,9 @@ static int nfsmix_run(struct wctx *c)
 	long long procs = wl_param_int(c, "procs"), inflight = wl_param_int(c, "inflight");
 	long long files = wl_param_int(c, "files"), xfer = wl_param_size(c, "xfer");
 	long long tmo = wl_param_int(c, "timeout_ms");
-	const char *tr = wl_param(c, "transport");
+	const char *tr = wl_param(c, "transport"), *mixp = wl_param(c, "mix");
 	unsigned long long step_s, warm_s;
+	uint32_t only;
 	char err[200] = "", topname[32];
 	struct conn k;
 	struct nfs3_args a = { 0 };
@@ -1340,6 +1390,9 @@ static int nfsmix_run(struct wctx *c)
 		return wl_fail(c, "warmup=\"%s\": expected 0..3600 seconds (%s)", wl_param(c, "warmup"), DURATION_HELP);
 	if (!in_choices(tr, "tcp|udp"))
 		return wl_fail(c, "transport=\"%s\": expected tcp or udp", tr);
+	if (!in_choices(mixp, "sfs|getattr|read"))
+		return wl_fail(c, "mix=\"%s\": expected sfs, getattr or read", mixp);
+	only = !strcmp(mixp, "getattr") ? NFS3_GETATTR : !strcmp(mixp, "read") ? NFS3_READ : 0;
 	sv.udp = !strcmp(tr, "udp");
 	if (procs < 1 || procs > NM_MAX_PROCS)
 		return wl_fail(c, "procs=%lld out of range (1..%d)", procs, NM_MAX_PROCS);
@@ -1406,7 +1459,7 @@ static int nfsmix_run(struct wctx *c)
 
 	{
 		struct genconf gc = { &sv, &top, nfiles, nloads, (uint32_t)xfer, (unsigned)inflight, (unsigned)tmo,
-				      (unsigned)procs, loads, warm_s * 1000000ull, step_s * 1000000ull };
+				      (unsigned)procs, loads, warm_s * 1000000ull, step_s * 1000000ull, only };
 		rc = drive(c, &gc, &k, topname);
 	}
 	conn_close(&k);
