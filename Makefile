@@ -124,6 +124,7 @@ bench: all
 	scripts/bench-net
 	scripts/bench-db
 	scripts/bench-field
+	scripts/bench-nfs
 	scripts/bench-compare
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.

@@ -17,7 +17,11 @@
 #   0.04% on a quiet one: speed-dependent, so no longer used);
 # - nfsd stopped leaves each layout unmounted and fsck-clean;
 # - nfsmix in a section without an nfsserver fails with a reason that says
-#   so, and the next workload runs.
+#   so, and the next workload runs;
+# - with nfsclient, the kernel's own NFS client mounts the export (vers=3,
+#   the plan's noac) and fio runs in that mount: every O_DIRECT read is a
+#   READ call the client counted (nfsclient.calls), and the layout is
+#   fsck-clean after the client, then the server, stopped.
 # Then compare puts rt beside generic: the INVALID step is counted, never
 # averaged, and the report draws the load-response curves.
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +29,7 @@ jqe() { jq -e "$@" >/dev/null; }
 KS=${KERNELS:-"debian-6.1-generic debian-6.1-rt"}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 set -- $KS
-N=9
+N=11
 plan $(($# * N + 5))
 cat > "$T/nfs.plan" <<'EOF'
 plan nfs-test
@@ -39,6 +43,11 @@ section xfs
 layout ramdisk-xfs ramdisk=320M fs=xfs
 nfsserver
 workload nfsmix loads=50,100,200 step=3 warmup=1 procs=2 inflight=4 files=24
+section kclient
+layout ramdisk-kc ramdisk=128M fs=ext3
+nfsserver
+nfsclient options=noac
+workload fio options="rw=randread bs=8k direct=1 size=4M runtime=3 time_based"
 section none
 layout tmpfs tmpfs=64M
 workload nfsmix loads=50 step=1 files=8
@@ -55,9 +64,9 @@ for k in $KS; do
 	"$BB" collect "$one" 2>/dev/null > "$T/$k.all"
 	jq -c 'select(.type == "run") | .data' "$T/$k.all" > "$T/$k.runs"
 	is "$(jq -r '"\(.section)/\(.workload):\(.status)"' "$T/$k.runs" | tr '\n' ' ')" \
-		"ext3/nfsmix:ok ext3/nfsmix:ok xfs/nfsmix:ok none/nfsmix:failed none/null:ok " \
-		"$k: five runs; only nfsmix without a server failed"
-	all_true "$T/$k.runs" 'select(.section != "none") | .nfsserver.status == "running" and
+		"ext3/nfsmix:ok ext3/nfsmix:ok xfs/nfsmix:ok kclient/fio:ok none/nfsmix:failed none/null:ok " \
+		"$k: six runs; only nfsmix without a server failed"
+	all_true "$T/$k.runs" 'select(.section == "ext3" or .section == "xfs") | .nfsserver.status == "running" and
 		(.nfsserver.versions_in_force | startswith("+3")) and .nfsserver.threads_in_force == 8' &&
 		pass "$k: nfsd running on ext3 and xfs with v3 and 8 threads, as asked" ||
 		fail "$k: nfsd running as asked ($(jq -c 'select(.section != "none") | .nfsserver' "$T/$k.runs" | head -c 400))"
@@ -77,7 +86,15 @@ for k in $KS; do
 	ok "$k: a step far past capacity with a 10 ms timeout is INVALID (calls timed out), and the run ended" \
 		jqe '.status == "INVALID" and .failed_pct > 1 and (.first_error | test("timed out"))' "$T/$k.over"
 	is "$(jq -r 'select(.type == "event" and .data.event == "nfsserver-stop") | "\(.data.layout):\(.data.fsck)"' "$T/$k.all" | tr '\n' ' ')" \
-		"ramdisk-ext3:clean ramdisk-xfs:clean " "$k: nfsd stopped, each layout unmounted and fsck-clean (e2fsck -fn, xfs_repair -n)"
+		"ramdisk-ext3:clean ramdisk-xfs:clean ramdisk-kc:clean " \
+		"$k: nfsd stopped, each layout unmounted and fsck-clean (e2fsck -fn, xfs_repair -n), the kernel client's too"
+	jq -c 'select(.section == "kclient") | {nfsclient, iops: ([.metrics[] | select(.name == "j0_read_iops") | .value][0])}' \
+		"$T/$k.runs" > "$T/$k.kc"
+	diag "$k: the kernel client: $(head -c 600 "$T/$k.kc")"
+	ok "$k: nfsclient mounted the export through the kernel's client, vers=3 over tcp with the plan's noac" \
+		jqe '.nfsclient.status == "mounted" and (.nfsclient.mount_data | test("^vers=3,proto=tcp,.*,nolock,noac$")) and .nfsclient.options == "noac"' "$T/$k.kc"
+	ok "$k: fio ran in the mount: every O_DIRECT read was a READ the client sent (calls >= 90% of iops x 3 s)" \
+		jqe '.iops > 0 and .nfsclient.calls.read >= 0.9 * .iops * 3' "$T/$k.kc"
 	ok "$k: nfsmix without an nfsserver says why" \
 		jqe -s 'map(select(.section == "none" and .workload == "nfsmix"))[0].reason | test("127.0.0.1:111.*Connection refused.*nfsserver line")' "$T/$k.runs"
 	booted="$booted $k"
@@ -96,9 +113,12 @@ ok "compare: the 3-step figures of both kernels side by side (load100_ops, load1
 	sh -c "grep -q 'load100_ops' '$T/cmp' && grep -q 'load100_resp_ms' '$T/cmp' && grep -q 'peak_ops' '$T/cmp'"
 ok "compare --summary lists the INVALID step with its runs on each side" \
 	sh -c "'$BB' compare '$T/both.jsonl' --summary | grep -A12 'INVALID' | grep -q 'load100000_ops.*1 of 1 runs.*1 of 1 runs'"
-# invalid is the last column (the quoted label and params before it hold commas)
+# read as CSV: the tunables (nfsd_export=rw,sync,...), label and params hold commas
 ok "compare --csv: the INVALID step's figure is counted (invalid column), with no mean" \
-	awk -F, 'NR == 1 { c = ($NF == "invalid") } $5 == "load100000_ops" && $NF >= 1 && $11 == "" { n++ } END { exit !(c && n == 2) }' "$T/cmp.csv"
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+n = sum(1 for r in rows if r["metric"] == "load100000_ops" and int(r["invalid"] or 0) >= 1 and r["mean"] == "")
+sys.exit(0 if n == 2 else 1)' "$T/cmp.csv"
 # (the overloaded step has no answered call to draw: tests/host-invalid.t
 # checks how an INVALID step with figures is drawn)
 ok "the report draws the load-response curves, one line per kernel" \

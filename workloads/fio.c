@@ -91,9 +91,9 @@ static const char *const fio_allowed[] = {
 	"zonemode", "zonesize", "zonerange", "max_open_zones", "fadvise_hint", "write_barrier",
 	"allow_file_create", "allow_mounted_write", "serialize_overlap", "exitall", "exitall_on_error",
 	"continue_on_error", "ignore_error", "error_dump", "number_ios", "bs_unaligned", "rwmix",
-	"file_append", "trim_percentage", "trim_backlog", "iomem_align", "mem_align", "userspace_reap", NULL };
+	"file_append", "trim_percentage", "trim_backlog", "iomem_align", "mem_align", "userspace_reap", "stat_type", NULL };
 static const char *const fio_engines[] = { "psync", "sync", "pvsync", "pvsync2", "vsync", "io_uring",
-	"posixaio", "mmap", "null", "splice", "falloc", "ftruncate", NULL };
+	"posixaio", "mmap", "null", "splice", "falloc", "ftruncate", "filestat", NULL };
 
 static int in_list(const char *const *l, const char *k)
 {
