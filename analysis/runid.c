@@ -314,13 +314,18 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, struct sbuf *hw
 	}
 }
 
-/* Append " k=v" to a tunables key ("-" when it holds nothing yet). */
-static void add_pair(struct sbuf *t, const char *k, const struct jv *v)
+/* Start one more pair of a tunables key: "-" (nothing yet) gives way. */
+static void next_pair(struct sbuf *t)
 {
 	if (!strcmp(t->s, "-"))
 		sb_free(t);
 	else
 		sb_putc(t, ' ');
+}
+
+static void add_pair(struct sbuf *t, const char *k, const struct jv *v)
+{
+	next_pair(t);
 	word(t, k);
 	sb_putc(t, '=');
 	value_text(t, v);
@@ -366,12 +371,8 @@ void run_identity(const struct jv *data, struct run_id *id)
 	 * delay accounting cost a fork loop ~3%, so it never pools with plain
 	 * runs, and the row says so where both exist */
 	if (json_get(data, "delays")) {
-		if (!strcmp(id->tunables.s, "-")) {
-			sb_free(&id->tunables);
-			sb_puts(&id->tunables, "profile=on");
-		} else {
-			sb_puts(&id->tunables, " profile=on");
-		}
+		next_pair(&id->tunables);
+		sb_puts(&id->tunables, "profile=on");
 	}
 }
 

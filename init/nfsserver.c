@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "httpd.h"
 #include "init.h"
 #include "json.h"
 #include "layout.h"
@@ -44,13 +45,20 @@
 #define NFSD_PORT 2049
 #define RPC_CACHE "/proc/net/rpc"
 
+/* status "failed" and the reason, for the server's and the client's records */
+static int set_failed(char *status, size_t slen, char *reason, size_t rlen, const char *fmt, va_list ap)
+{
+	snprintf(status, slen, "failed");
+	vsnprintf(reason, rlen, fmt, ap);
+	return -1;
+}
+
 static int fail(struct nfs_server *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct nfs_server *ns, const char *fmt, ...)
 {
 	va_list ap;
-	snprintf(ns->status, sizeof ns->status, "failed");
 	va_start(ap, fmt);
-	vsnprintf(ns->reason, sizeof ns->reason, fmt, ap);
+	set_failed(ns->status, sizeof ns->status, ns->reason, sizeof ns->reason, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -73,10 +81,13 @@ static int put(struct nfs_server *ns, const char *path, const char *text)
 
 static void stop_services(struct nfs_server *ns);
 
-static int nfsd_present(void)
+/* a filesystem type the kernel has now (built in, or its module loaded) */
+static int fs_present(const char *name)
 {
-	char *fs = read_file("/proc/filesystems", NULL);
-	int yes = fs && strstr(fs, "\tnfsd\n");
+	char want[32], *fs = read_file("/proc/filesystems", NULL);
+	int yes;
+	snprintf(want, sizeof want, "\t%s\n", name);
+	yes = fs && strstr(fs, want);
 	free(fs);
 	return yes;
 }
@@ -219,7 +230,7 @@ int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nf
 		fail(ns, "%s", err);
 	else if (!dir || !*dir)
 		fail(ns, "the layout has no filesystem to export");
-	else if (!nfsd_present() && module_load_deps("nfsd", err, sizeof err) < 0)
+	else if (!fs_present("nfsd") && module_load_deps("nfsd", err, sizeof err) < 0)
 		fail(ns, "%s", err);
 	else if (mkdir(NFSD_FS, 0755) < 0 && errno != EEXIST)
 		fail(ns, "unable to make %s: %s", NFSD_FS, strerror(errno));
@@ -227,6 +238,11 @@ int nfsserver_start(const struct plan_nfsserver *cfg, const char *dir, struct nf
 		fail(ns, "unable to mount the nfsd filesystem on %s: %s", NFSD_FS, strerror(errno));
 	else if (put(ns, NFSD_FS "/versions", "+3 -4\n") == 0 && write_exports(ns, dir, flags) == 0)
 		root_fh(ns, dir);
+	/* the portmapper and nfsd bind 127.0.0.1 whether or not lo is up, but
+	 * nothing reaches them until it is: a plan whose first NFS section
+	 * runs no network workload would find the server unreachable */
+	if (!ns->status[0] && loopback_up(err, sizeof err) < 0)
+		fail(ns, "%s", err);
 	if (!ns->status[0])
 		ns->pmap_pid = start_portmap(ns, dir);
 	if (!ns->status[0]) {
@@ -353,60 +369,44 @@ static int cfail(struct nfs_client *nc, const char *fmt, ...) __attribute__((for
 static int cfail(struct nfs_client *nc, const char *fmt, ...)
 {
 	va_list ap;
-	snprintf(nc->status, sizeof nc->status, "failed");
 	va_start(ap, fmt);
-	vsnprintf(nc->reason, sizeof nc->reason, fmt, ap);
+	set_failed(nc->status, sizeof nc->status, nc->reason, sizeof nc->reason, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-static int fs_present(const char *name)
-{
-	char want[32], *fs = read_file("/proc/filesystems", NULL);
-	int yes;
-	snprintf(want, sizeof want, "\t%s\n", name);
-	yes = fs && strstr(fs, want);
-	free(fs);
-	return yes;
-}
-
-#define NFSCLIENT_MOUNT_MS 30000
-
-/* mount(2) in a child, so a mount that never returns costs this run 30 s,
- * not the appliance: an NFS mount sleeps killably */
+/* mount(2) in a child: an NFS mount sleeps killably, so one that does not
+ * return is killed at the deadline and the section's runs fail with that
+ * reason, rather than PID 1 waiting on it */
 static int bounded_mount(struct nfs_client *nc, const char *src)
 {
+	double deadline = mono_now() + NFSCLIENT_MOUNT_S;
 	pid_t pid;
-	int st;
+	int st, rc;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return cfail(nc, "unable to fork for the mount: %s", strerror(errno));
 	if (pid == 0) {
 		die_hook = NULL;
-		_exit(mount(src, NFSCLIENT_DIR, "nfs", 0, nc->data) == 0 ? 0 : (errno & 0xff) ? errno & 0xff : 255);
+		_exit(mount(src, NFSCLIENT_DIR, "nfs", 0, nc->data) == 0 ? 0 : errno & 0xff);
 	}
-	for (int waited = 0;; waited += 20) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return cfail(nc, "unable to wait for the mount: %s", strerror(errno));
-		if (waited >= NFSCLIENT_MOUNT_MS) {
-			kill(pid, SIGKILL);
-			for (int k = 0; k < 250 && waitpid(pid, &st, WNOHANG) == 0; k++)
-				usleep(20000);
-			/* it may still have mounted as it was killed */
-			umount2(NFSCLIENT_DIR, MNT_DETACH);
-			return cfail(nc, "mount of %s did not return in %d s (killed)", src, NFSCLIENT_MOUNT_MS / 1000);
-		}
+	while ((rc = child_exited(pid, &st)) == 0 && mono_now() < deadline)
 		usleep(20000);
+	if (rc < 0)
+		return cfail(nc, "unable to wait for the mount: %s", strerror(errno));
+	if (rc == 0) {
+		if (stop_child(pid, 200, &st) < 0)
+			warning("nfsclient: the mount's process (pid %d) did not end when killed", (int)pid);
+		/* it may have mounted as it was killed */
+		umount2(NFSCLIENT_DIR, MNT_DETACH);
+		return cfail(nc, "mount of %s did not return in %d s (killed)", src, NFSCLIENT_MOUNT_S);
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
 	if (WIFEXITED(st))
 		return cfail(nc, "mount -t nfs %s %s -o %.200s: %s", src, NFSCLIENT_DIR, nc->data,
-			     WEXITSTATUS(st) == 255 ? "failed" : strerror(WEXITSTATUS(st)));
+			     strerror(WEXITSTATUS(st)));
 	return cfail(nc, "the mount's process ended by signal %d", WTERMSIG(st));
 }
 
@@ -414,24 +414,27 @@ static void read_counts(unsigned long long c[NFS3_NPROCS], int *have)
 {
 	size_t len;
 	char *t = read_file("/proc/net/rpc/nfs", &len);
-	*have = t && nfsd_client_counts(t, len, c) == 0;
+	*have = t && nfs_client_counts(t, len, c) == 0;
 	free(t);
 }
 
-int nfsclient_mount(const struct plan_nfsclient *cfg, const struct plan_nfsserver *srv, const char *export_path,
+int nfsclient_mount(const struct plan_nfsclient *cfg, const struct nfs_server *ns, const char *export_path,
 		    struct nfs_client *nc)
 {
 	char err[256], src[4200];
 	double t0 = mono_now();
-	struct jw w;
-	const char *proto = strstr(srv->transports, "tcp") ? "tcp" : "udp";
 
 	memset(nc, 0, sizeof nc[0]);
-	if (nfsd_client_mount_data(nc->data, sizeof nc->data, proto, cfg->options) < 0)
+	nc->options = cfg->options;
+	if (!ns->running)
+		cfail(nc, "the NFS server did not start: %.200s", ns->reason);
+	else if (nfs_client_mount_data(nc->data, sizeof nc->data, cfg->options) < 0)
 		cfail(nc, "the mount options do not fit");
 	else if (snprintf(src, sizeof src, "127.0.0.1:%s", export_path) >= (int)sizeof src)
 		cfail(nc, "the export path is too long for a mount source");
-	/* nfsv3 brings nfs, sunrpc and the rest; built in, nothing to load */
+	/* loaded first, whatever /proc/filesystems says: nfs may be there
+	 * (built in, or loaded) with nfsv3 still a module, which the kernel
+	 * would ask a modprobe the userland does not have for */
 	else if (module_load_deps("nfsv3", err, sizeof err) < 0 && !fs_present("nfs"))
 		cfail(nc, "no NFS client in this kernel: %s", err);
 	else if (mkdir("/run/bootbench", 0755) < 0 && errno != EEXIST)
@@ -443,17 +446,6 @@ int nfsclient_mount(const struct plan_nfsclient *cfg, const struct plan_nfsserve
 		snprintf(nc->status, sizeof nc->status, "mounted");
 	}
 	nc->mount_s = mono_now() - t0;
-	jw_init(&w);
-	jw_obj(&w, NULL);
-	jw_str(&w, "status", nc->status);
-	if (!nc->mounted)
-		jw_str(&w, "reason", nc->reason);
-	jw_str(&w, "options", cfg->options);
-	jw_str(&w, "mount_data", nc->data);
-	jw_str(&w, "mountpoint", NFSCLIENT_DIR);
-	jw_num(&w, "mount_s", nc->mount_s);
-	jw_obj_end(&w);
-	nc->json = sb_steal(&w.sb);
 	if (nc->mounted)
 		info("nfsclient: %s mounted on %s (%s) in %.2f s; the section's workloads run there", src, NFSCLIENT_DIR,
 		     nc->data, nc->mount_s);
@@ -467,39 +459,56 @@ void nfsclient_run_begin(struct nfs_client *nc)
 	read_counts(nc->before, &nc->have_before);
 }
 
-char *nfsclient_run_json(const struct nfs_client *nc)
+void nfsclient_run_json(const struct nfs_client *nc, struct jw *w)
 {
 	unsigned long long now[NFS3_NPROCS];
 	int have;
-	struct sbuf sb = { 0 };
-	size_t n = strlen(nc->json);
+	jw_obj(w, "nfsclient");
+	jw_str(w, "status", nc->status);
+	if (!nc->mounted)
+		jw_str(w, "reason", nc->reason);
+	jw_str(w, "options", nc->options ? nc->options : "");
+	jw_str(w, "mount_data", nc->data);
+	jw_str(w, "mountpoint", NFSCLIENT_DIR);
+	jw_num(w, "mount_s", nc->mount_s);
 	read_counts(now, &have);
-	/* the object less its closing brace, then the calls */
-	sb_printf(&sb, "%.*s", (int)(n - 1), nc->json);
-	if (have && nc->have_before) {
-		int first = 1;
-		sb_puts(&sb, ",\"calls\":{");
-		for (int p = 0; p < NFS3_NPROCS; p++) {
-			if (now[p] <= nc->before[p])
-				continue;
-			sb_printf(&sb, "%s\"%s\":%llu", first ? "" : ",", nfs3_proc_name((uint32_t)p), now[p] - nc->before[p]);
-			first = 0;
-		}
-		sb_putc(&sb, '}');
+	if (nc->mounted && have && nc->have_before) {
+		jw_obj(w, "calls");
+		for (uint32_t p = 0; p < NFS3_NPROCS; p++)
+			if (now[p] > nc->before[p])
+				jw_int(w, nfs3_proc_name(p), (long long)(now[p] - nc->before[p]));
+		jw_obj_end(w);
 	}
-	sb_putc(&sb, '}');
-	return sb_steal(&sb);
+	jw_obj_end(w);
 }
 
-void nfsclient_umount(struct nfs_client *nc)
+const char *nfsclient_umount(struct nfs_client *nc)
 {
-	if (nc->mounted) {
-		if (umount2(NFSCLIENT_DIR, 0) < 0 && umount2(NFSCLIENT_DIR, MNT_FORCE) < 0) {
-			warn_sys("unable to unmount %s; detaching it", NFSCLIENT_DIR);
-			umount2(NFSCLIENT_DIR, MNT_DETACH);
-		}
-		nc->mounted = 0;
+	const char *how = "not-mounted";
+	double until = mono_now() + 5;
+	int fd, rc;
+	if (!nc->mounted)
+		return how;
+	/* what the run left dirty goes to the server while it still answers */
+	if ((fd = open(NFSCLIENT_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		if (syncfs(fd) < 0)
+			warn_sys("nfsclient: syncfs of %s", NFSCLIENT_DIR);
+		close(fd);
 	}
-	free(nc->json);
-	nc->json = NULL;
+	/* a killed workload may still be closing its files: wait, as for a layout */
+	while ((rc = umount2(NFSCLIENT_DIR, 0)) < 0 && errno == EBUSY && mono_now() < until)
+		usleep(100000);
+	how = "unmounted";
+	if (rc < 0) {
+		/* forced: calls in flight end in EIO; said in the event, never silent */
+		warn_sys("unable to unmount %s in 5 s; forcing it", NFSCLIENT_DIR);
+		how = "forced";
+		if (umount2(NFSCLIENT_DIR, MNT_FORCE) < 0) {
+			warn_sys("unable to force %s off; detaching it", NFSCLIENT_DIR);
+			umount2(NFSCLIENT_DIR, MNT_DETACH);
+			how = "detached";
+		}
+	}
+	nc->mounted = 0;
+	return how;
 }

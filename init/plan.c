@@ -181,13 +181,15 @@ static void lava_signals(const char *wl, const char *layout, const struct run_ou
 	fflush(stdout);
 }
 
-/* The NFS server off, the layout unmounted and checked: an event record
- * says whether nfsd left the filesystem clean. */
+/* The kernel's client unmounted (when the section had one), the NFS server
+ * off, the layout unmounted and checked: an event record says whether nfsd
+ * left the filesystem clean, and how the client let go of it. */
 static void nfs_stop(struct nfs_server *ns, struct nfs_client *nc, struct built_layout *bl, const char *layout)
 {
 	char verdict[256];
 	struct jw ev;
-	nfsclient_umount(nc);	/* the client first: it holds the export */
+	/* the client first: it holds the export */
+	const char *client = nc->status[0] ? nfsclient_umount(nc) : NULL;
 	nfsserver_stop(ns);
 	layout_unmount_check(bl, verdict, sizeof verdict);
 	info("nfsserver stopped; layout %s unmounted: %s", layout, verdict);
@@ -196,6 +198,8 @@ static void nfs_stop(struct nfs_server *ns, struct nfs_client *nc, struct built_
 	jw_str(&ev, "event", "nfsserver-stop");
 	jw_str(&ev, "layout", layout);
 	jw_str(&ev, "fsck", verdict);
+	if (client)
+		jw_str(&ev, "client", client);
 	jw_obj_end(&ev);
 	rec_emit(&A.rec, RS_EVENT, ev.sb.s);
 	sb_free(&ev.sb);
@@ -263,13 +267,9 @@ int run_plan(void)
 			if (nfs_on)
 				nfsserver_start(&r->section->nfs, bl.dir, &ns);
 			nfsc_on = nfs_on && r->section->nfsc.line;
-			if (nfsc_on && ns.running)
-				nfsclient_mount(&r->section->nfsc, &r->section->nfs, bl.dir, &nc);
-			else if (nfsc_on) {
-				memset(&nc, 0, sizeof nc);
-				snprintf(nc.status, sizeof nc.status, "failed");
-				snprintf(nc.reason, sizeof nc.reason, "the NFS server did not start: %.200s", ns.reason);
-			}
+			memset(&nc, 0, sizeof nc);
+			if (nfsc_on)
+				nfsclient_mount(&r->section->nfsc, &ns, bl.dir, &nc);
 		}
 		plan_tunables_text(r->section, r->tunables_index, tun, sizeof tun);
 		memset(&o, 0, sizeof o);
@@ -317,11 +317,8 @@ int run_plan(void)
 			jw_raw(&w, "tunables", tjson);
 		if (nfs_on && ns.json)
 			jw_raw(&w, "nfsserver", ns.json);
-		if (nfsc_on && nc.json) {
-			char *cj = nfsclient_run_json(&nc);
-			jw_raw(&w, "nfsclient", cj);
-			free(cj);
-		}
+		if (nfsc_on)
+			nfsclient_run_json(&nc, &w);
 		jw_int(&w, "iteration", r->iteration);
 		jw_int(&w, "run", i + 1);
 		jw_int(&w, "runs", nruns);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nfsd.h"
+#include "units.h"
 
 #define NFSD_EXPIRY "2147483647"	/* never, as far as a boot goes */
 #define NFSD_ANON "65534"
@@ -151,16 +152,16 @@ int nfsd_parse_fh(const char *text, size_t len, struct nfs_fh *fh)
 	return 0;
 }
 
-int nfsd_client_mount_data(char *out, size_t len, const char *proto, const char *extra)
+int nfs_client_mount_data(char *out, size_t len, const char *extra)
 {
 	int n = snprintf(out, len,
-			 "vers=3,proto=%s,mountproto=tcp,mountvers=3,addr=127.0.0.1,mountaddr=127.0.0.1,"
+			 "vers=3,proto=tcp,mountproto=tcp,mountvers=3,addr=127.0.0.1,mountaddr=127.0.0.1,"
 			 "port=2049,mountport=111,nolock%s%s",
-			 proto, extra && *extra ? "," : "", extra ? extra : "");
+			 extra && *extra ? "," : "", extra ? extra : "");
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-int nfsd_client_counts(const char *text, size_t len, unsigned long long out[NFS3_NPROCS])
+int nfs_client_counts(const char *text, size_t len, unsigned long long out[NFS3_NPROCS])
 {
 	size_t i = 0;
 	memset(out, 0, NFS3_NPROCS * sizeof *out);
@@ -171,29 +172,24 @@ int nfsd_client_counts(const char *text, size_t len, unsigned long long out[NFS3
 		if (e - i > 6 && !memcmp(text + i, "proc3 ", 6)) {
 			unsigned long long n = 0, v;
 			size_t p = i + 6, k = 0;
-			int got = 0;
 			/* the count of procedures, then that many counters */
 			for (;; k++) {
+				size_t d;
 				while (p < e && text[p] == ' ')
 					p++;
 				if (p == e)
 					break;
-				if (text[p] < '0' || text[p] > '9')
-					return -1;
-				for (v = 0; p < e && text[p] >= '0' && text[p] <= '9'; p++) {
-					if (v > (~0ull - 9) / 10)
-						return -1;
-					v = v * 10 + (unsigned)(text[p] - '0');
-				}
-				if (p < e && text[p] != ' ')
-					return -1;
-				if (!got) {
+				for (d = p; d < e && text[d] >= '0' && text[d] <= '9'; d++)
+					;
+				if (d == p || (d < e && text[d] != ' ') || units_number(text + p, d - p, &v) < 0)
+					break;
+				p = d;
+				if (!k)
 					n = v;
-					got = 1;
-				} else if (k - 1 < NFS3_NPROCS)
+				else if (k - 1 < NFS3_NPROCS)
 					out[k - 1] = v;
 			}
-			if (!got || k - 1 != n) {
+			if (p != e || !k || k - 1 != n) {
 				memset(out, 0, NFS3_NPROCS * sizeof *out);
 				return -1;
 			}

@@ -2,9 +2,11 @@
  * nfsd.h - what the appliance writes to the kernel's NFS server, as text:
  * export options into the kernel's export flags, the lines of its cache
  * channels (/proc/net/rpc/{auth.unix.ip,nfsd.export,nfsd.fh}/channel) and
- * the root file handle /proc/fs/nfsd/filehandle gives back. With these, no
- * rpc.mountd or exportfs is needed (nfs-utils cannot be built here: its
- * libtirpc is not served). Pure: buffers in, buffers out
+ * the root file handle /proc/fs/nfsd/filehandle gives back; and, for the
+ * kernel's client on that export, its mount(2) data and the call counts it
+ * keeps in /proc/net/rpc/nfs. With these, no rpc.mountd, exportfs or
+ * mount.nfs is needed (nfs-utils cannot be built here: its libtirpc is not
+ * served). Pure: buffers in, buffers out
  * (init/nfsserver.c does the writing; tests/unit/nfsd.c the checking).
  */
 #ifndef BB_NFSD_H
@@ -47,12 +49,13 @@ int nfsd_parse_fh(const char *text, size_t len, struct nfs_fh *fh);
 /* The kernel client's mount(2) data for the appliance's own server on
  * 127.0.0.1 (nfs on 2049, MOUNT on our portmapper's 111, no lock manager),
  * then the plan's options (extra): "vers=3,proto=tcp,...[,noac]". -1 when out is
- * too small. proto: "tcp" or "udp". */
-int nfsd_client_mount_data(char *out, size_t len, const char *proto, const char *extra);
+ * too small. TCP only: Debian's kernels are built without NFS over UDP
+ * (CONFIG_NFS_DISABLE_UDP_SUPPORT). */
+int nfs_client_mount_data(char *out, size_t len, const char *extra);
 
 /* The NFSv3 line of the kernel client's /proc/net/rpc/nfs, "proc3 22 c0
  * c1 ...": the call count of each procedure into out[NFS3_NPROCS] (those
  * the line lacks are 0). 0, or -1 when there is no well-formed proc3 line. */
-int nfsd_client_counts(const char *text, size_t len, unsigned long long out[NFS3_NPROCS]);
+int nfs_client_counts(const char *text, size_t len, unsigned long long out[NFS3_NPROCS]);
 
 #endif

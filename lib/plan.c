@@ -537,12 +537,15 @@ static int parse_nfsserver(struct ctx *c, const struct words *ws, struct plan *p
 	return 0;
 }
 
-/* Mount options the appliance sets itself for its own server (they say
- * where the server is and which protocol it speaks): a plan cannot move
- * them. */
-static const char *const nfsclient_reserved[] = {
-	"vers", "nfsvers", "proto", "mountproto", "addr", "mountaddr", "clientaddr", "port", "mountport",
-	"mountvers", "lock", "nolock", "udp", "tcp", "rdma", "v2", "v3", "v4", "minorversion",
+/* The mount options a plan may add: the client's caching, transfer sizes,
+ * timeouts and retries. An allowlist, not a list of what the appliance
+ * sets itself: the kernel takes the last of any option given twice, and
+ * names like v4.1 or nfsvers would otherwise slip past a denylist and move
+ * the mount off what the record says (vers=3, our server). */
+static const char *const nfsclient_allowed[] = {
+	"ac", "noac", "actimeo", "acregmin", "acregmax", "acdirmin", "acdirmax", "rsize", "wsize", "bsize",
+	"hard", "soft", "softerr", "timeo", "retrans", "lookupcache", "cto", "nocto", "nconnect", "sharecache",
+	"nosharecache", "rdirplus", "nordirplus", "fsc", "nofsc", "local_lock", "write",
 };
 
 static int parse_nfsclient(struct ctx *c, const struct words *ws, struct plan *p)
@@ -571,10 +574,15 @@ static int parse_nfsclient(struct ctx *c, const struct words *ws, struct plan *p
 				if (!((o[j] >= 'a' && o[j] <= 'z') || (o[j] >= '0' && o[j] <= '9') || o[j] == '_' ||
 				      o[j] == '=' || o[j] == '.'))
 					return fail(c, "nfsclient options \"%s\": only a-z 0-9 _ . = in an option", v);
-			for (size_t r = 0; r < sizeof nfsclient_reserved / sizeof *nfsclient_reserved; r++)
-				if (strlen(nfsclient_reserved[r]) == kn && !strncmp(o, nfsclient_reserved[r], kn))
-					return fail(c, "nfsclient options: %.*s is set by the appliance for its own "
-						    "server (docs/nfs.md)", (int)kn, o);
+			{
+				int known = 0;
+				for (size_t r = 0; r < sizeof nfsclient_allowed / sizeof *nfsclient_allowed; r++)
+					known |= strlen(nfsclient_allowed[r]) == kn && !strncmp(o, nfsclient_allowed[r], kn);
+				if (!known)
+					return fail(c, "nfsclient options: %.*s is not one a plan may set (caching, sizes, "
+						    "timeouts: docs/nfs.md; vers, proto, addr, port and lock are the "
+						    "appliance's)", (int)kn, o);
+			}
 			o += n + (o[n] == ',');
 			if (o[-1] == ',' && !*o)
 				return fail(c, "nfsclient options \"%s\": an empty option", v);
@@ -768,6 +776,27 @@ int plan_parse(const char *file, const char *text, size_t len, plan_workload_che
 			fail(&c, "nfsclient needs nfsserver in the same %s (the client mounts that server's export)",
 			     s->name ? "section" : "plan");
 			goto bad;
+		}
+		if (s->nfsc.line && !strstr(s->nfs.transports, "tcp")) {
+			c.line = s->nfsc.line;
+			fail(&c, "nfsclient mounts over tcp (Debian's kernels have no NFS client over udp): the "
+			     "nfsserver line needs transports=tcp or tcp,udp");
+			goto bad;
+		}
+		for (size_t w = 0; s->nfsc.line && w < s->nworkloads; w++) {
+			const struct plan_workload *pw = &s->workloads[w];
+			const char *server = "local";
+			if (strcmp(pw->name, "nfsmix"))
+				continue;
+			for (size_t q = 0; q < pw->nparams; q++)
+				if (!strcmp(pw->params[q].key, "server"))
+					server = pw->params[q].val;
+			if (!strcmp(server, "local")) {
+				c.line = pw->line;
+				fail(&c, "nfsmix is an NFS client itself: with server=local it does not run through the "
+				     "kernel's client (put it in a section without nfsclient)");
+				goto bad;
+			}
 		}
 	}
 	c.line = 0;

@@ -10,8 +10,7 @@
 
 #define DIGITS "0123456789"
 
-/* The n leading digits of s as a number; -1 (ERANGE) on overflow. */
-static int number(const char *s, size_t n, unsigned long long *v)
+int units_number(const char *s, size_t n, unsigned long long *v)
 {
 	unsigned long long x = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -47,7 +46,7 @@ int parse_size(const char *s, unsigned long long max, unsigned long long *out)
 			return refuse(EINVAL);
 		shift = 10 * (unsigned)(p - "KMGT" + 1);
 	}
-	if (number(s, n, &v) < 0)
+	if (units_number(s, n, &v) < 0)
 		return -1;
 	if (v > (~0ULL >> shift))
 		return refuse(ERANGE);
@@ -78,7 +77,7 @@ int parse_duration(const char *s, unsigned long long unit_ms, unsigned long long
 		if (!ms)
 			return refuse(EINVAL);
 	}
-	if (number(s, n, &v) < 0)
+	if (units_number(s, n, &v) < 0)
 		return -1;
 	if (!ms) {	/* a bare number: already in the caller's unit */
 		if (v > max)

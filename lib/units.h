@@ -27,6 +27,11 @@ int parse_duration(const char *s, unsigned long long unit_ms, unsigned long long
 		   unsigned long long *out);
 
 /* "expected ...": the grammar, for error messages. */
+/* The n leading characters of s, all digits (the caller checked), as a
+ * number: 0, or -1 (ERANGE) when it does not fit 64 bits. The one digit
+ * reader of the size, duration and counter grammars. */
+int units_number(const char *s, size_t n, unsigned long long *v);
+
 #define SIZE_HELP "bytes, or a whole number with K, M, G or T (powers of 1024; 64M and 64MiB are the same)"
 #define DURATION_HELP "a whole number, or one with ms, s, min or h"
 

@@ -21,7 +21,10 @@
 # - with nfsclient, the kernel's own NFS client mounts the export (vers=3,
 #   the plan's noac) and fio runs in that mount: every O_DIRECT read is a
 #   READ call the client counted (nfsclient.calls), and the layout is
-#   fsck-clean after the client, then the server, stopped.
+#   fsck-clean after the client, then the server, stopped. It is the first
+#   section: nothing before it has brought the loopback interface up;
+# - a mount the kernel refuses (rsize=x) fails that section's runs with the
+#   kernel's reason; they never run on the layout instead.
 # Then compare puts rt beside generic: the INVALID step is counted, never
 # averaged, and the report draws the load-response curves.
 . "$(dirname "$0")/lib.sh"
@@ -29,11 +32,21 @@ jqe() { jq -e "$@" >/dev/null; }
 KS=${KERNELS:-"debian-6.1-generic debian-6.1-rt"}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 set -- $KS
-N=11
+N=12
 plan $(($# * N + 5))
 cat > "$T/nfs.plan" <<'EOF'
 plan nfs-test
 timeout 240
+section kclient
+layout ramdisk-kc ramdisk=128M fs=ext3
+nfsserver
+nfsclient options=noac
+workload fio options="rw=randread bs=8k direct=1 size=4M runtime=3 time_based"
+section kbad
+layout ramdisk-kbad ramdisk=64M fs=ext2
+nfsserver
+nfsclient options=rsize=x
+workload fio options="rw=read bs=8k size=1M"
 section ext3
 layout ramdisk-ext3 ramdisk=256M fs=ext3
 nfsserver threads=8 transports=tcp,udp
@@ -43,11 +56,6 @@ section xfs
 layout ramdisk-xfs ramdisk=320M fs=xfs
 nfsserver
 workload nfsmix loads=50,100,200 step=3 warmup=1 procs=2 inflight=4 files=24
-section kclient
-layout ramdisk-kc ramdisk=128M fs=ext3
-nfsserver
-nfsclient options=noac
-workload fio options="rw=randread bs=8k direct=1 size=4M runtime=3 time_based"
 section none
 layout tmpfs tmpfs=64M
 workload nfsmix loads=50 step=1 files=8
@@ -64,8 +72,8 @@ for k in $KS; do
 	"$BB" collect "$one" 2>/dev/null > "$T/$k.all"
 	jq -c 'select(.type == "run") | .data' "$T/$k.all" > "$T/$k.runs"
 	is "$(jq -r '"\(.section)/\(.workload):\(.status)"' "$T/$k.runs" | tr '\n' ' ')" \
-		"ext3/nfsmix:ok ext3/nfsmix:ok xfs/nfsmix:ok kclient/fio:ok none/nfsmix:failed none/null:ok " \
-		"$k: six runs; only nfsmix without a server failed"
+		"kclient/fio:ok kbad/fio:failed ext3/nfsmix:ok ext3/nfsmix:ok xfs/nfsmix:ok none/nfsmix:failed none/null:ok " \
+		"$k: seven runs; only the refused mount and nfsmix without a server failed"
 	all_true "$T/$k.runs" 'select(.section == "ext3" or .section == "xfs") | .nfsserver.status == "running" and
 		(.nfsserver.versions_in_force | startswith("+3")) and .nfsserver.threads_in_force == 8' &&
 		pass "$k: nfsd running on ext3 and xfs with v3 and 8 threads, as asked" ||
@@ -85,9 +93,9 @@ for k in $KS; do
 	diag "$k: past capacity over udp: $(cat "$T/$k.over")"
 	ok "$k: a step far past capacity with a 10 ms timeout is INVALID (calls timed out), and the run ended" \
 		jqe '.status == "INVALID" and .failed_pct > 1 and (.first_error | test("timed out"))' "$T/$k.over"
-	is "$(jq -r 'select(.type == "event" and .data.event == "nfsserver-stop") | "\(.data.layout):\(.data.fsck)"' "$T/$k.all" | tr '\n' ' ')" \
-		"ramdisk-ext3:clean ramdisk-xfs:clean ramdisk-kc:clean " \
-		"$k: nfsd stopped, each layout unmounted and fsck-clean (e2fsck -fn, xfs_repair -n), the kernel client's too"
+	is "$(jq -r 'select(.type == "event" and .data.event == "nfsserver-stop") | "\(.data.layout):\(.data.fsck):\(.data.client // "-")"' "$T/$k.all" | tr '\n' ' ')" \
+		"ramdisk-kc:clean:unmounted ramdisk-kbad:clean:not-mounted ramdisk-ext3:clean:- ramdisk-xfs:clean:- " \
+		"$k: the client unmounted, nfsd stopped, each layout unmounted and fsck-clean (e2fsck -fn, xfs_repair -n)"
 	jq -c 'select(.section == "kclient") | {nfsclient, iops: ([.metrics[] | select(.name == "j0_read_iops") | .value][0])}' \
 		"$T/$k.runs" > "$T/$k.kc"
 	diag "$k: the kernel client: $(head -c 600 "$T/$k.kc")"
@@ -95,6 +103,10 @@ for k in $KS; do
 		jqe '.nfsclient.status == "mounted" and (.nfsclient.mount_data | test("^vers=3,proto=tcp,.*,nolock,noac$")) and .nfsclient.options == "noac"' "$T/$k.kc"
 	ok "$k: fio ran in the mount: every O_DIRECT read was a READ the client sent (calls >= 90% of iops x 3 s)" \
 		jqe '.iops > 0 and .nfsclient.calls.read >= 0.9 * .iops * 3' "$T/$k.kc"
+	jq -c 'select(.section == "kbad") | {status, reason, nfsclient}' "$T/$k.runs" > "$T/$k.kbad"
+	diag "$k: a refused mount: $(head -c 400 "$T/$k.kbad")"
+	ok "$k: a mount the kernel refuses fails the section's run with its reason, never on the layout instead" \
+		jqe '.status == "failed" and (.reason | test("^nfsclient: mount -t nfs 127.0.0.1:.*rsize=x: Invalid argument")) and .nfsclient.status == "failed"' "$T/$k.kbad"
 	ok "$k: nfsmix without an nfsserver says why" \
 		jqe -s 'map(select(.section == "none" and .workload == "nfsmix"))[0].reason | test("127.0.0.1:111.*Connection refused.*nfsserver line")' "$T/$k.runs"
 	booted="$booted $k"

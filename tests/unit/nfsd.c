@@ -47,7 +47,7 @@ int main(void)
 {
 	char buf[256], err[256];
 	size_t nf = sizeof flag_cases / sizeof *flag_cases, nh = sizeof fh_cases / sizeof *fh_cases;
-	tap_plan((int)(nf + nh + 8 + 9));
+	tap_plan((int)(nf + nh + 8 + 11));
 	for (size_t i = 0; i < nf; i++) {
 		unsigned f = 0;
 		int rc = nfsd_export_flags(flag_cases[i].opts, &f, err, sizeof err);
@@ -81,30 +81,34 @@ int main(void)
 	ok(nfsd_qword("/abcdef", buf, 7) == -1, "a path that does not fit is refused, not cut");
 	ok(nfsd_line_export(buf, 20, "/mnt/bb", 0) == -1, "an export line that does not fit is refused, not cut");
 
-	ok(nfsd_client_mount_data(buf, sizeof buf, "tcp", "noac") == 0 &&
+	ok(nfs_client_mount_data(buf, sizeof buf, "noac") == 0 &&
 	   !strcmp(buf, "vers=3,proto=tcp,mountproto=tcp,mountvers=3,addr=127.0.0.1,mountaddr=127.0.0.1,port=2049,"
 		   "mountport=111,nolock,noac"), "client mount data: ours, then the plan's (%s)", buf);
-	ok(nfsd_client_mount_data(buf, sizeof buf, "udp", "") == 0 && !strstr(buf, "nolock,") &&
-	   strstr(buf, "proto=udp,"), "no options: nothing after nolock (%s)", buf);
-	ok(nfsd_client_mount_data(buf, 40, "tcp", "noac") == -1, "mount data that does not fit is refused, not cut");
+	ok(nfs_client_mount_data(buf, sizeof buf, "") == 0 && !strstr(buf, "nolock,"),
+	   "no options: nothing after nolock (%s)", buf);
+	ok(nfs_client_mount_data(buf, 40, "noac") == -1, "mount data that does not fit is refused, not cut");
 	{
 		/* /proc/net/rpc/nfs of a 6.1 client */
 		const char *t = "net 0 0 0 0\nrpc 120 0 0\nproc3 22 0 40 1 7 3 0 9 0 0 0 0 0 0 0 0 0 0 2 1 2 1 0\n"
 				"proc4 2 0 0\n";
 		unsigned long long c[NFS3_NPROCS];
-		ok(nfsd_client_counts(t, strlen(t), c) == 0 && c[NFS3_GETATTR] == 40 && c[NFS3_LOOKUP] == 7 &&
+		ok(nfs_client_counts(t, strlen(t), c) == 0 && c[NFS3_GETATTR] == 40 && c[NFS3_LOOKUP] == 7 &&
 		   c[NFS3_READ] == 9 && c[NFS3_FSINFO] == 2 && c[NFS3_COMMIT] == 0, "proc3 line: counts by procedure");
 		t = "proc3 3 5 6 7\n";
-		ok(nfsd_client_counts(t, strlen(t), c) == 0 && c[0] == 5 && c[2] == 7 && c[3] == 0,
+		ok(nfs_client_counts(t, strlen(t), c) == 0 && c[0] == 5 && c[2] == 7 && c[3] == 0,
 		   "a shorter line (an older kernel): the rest 0");
 		t = "proc3 22 1 2\n";
-		ok(nfsd_client_counts(t, strlen(t), c) == -1 && c[0] == 0, "a line with fewer counters than it says: refused");
+		ok(nfs_client_counts(t, strlen(t), c) == -1 && c[0] == 0, "a line with fewer counters than it says: refused");
 		t = "proc3 2 1 2x\n";
-		ok(nfsd_client_counts(t, strlen(t), c) == -1, "a counter that is not a number: refused");
+		ok(nfs_client_counts(t, strlen(t), c) == -1, "a counter that is not a number: refused");
 		t = "proc3 1 99999999999999999999999\n";
-		ok(nfsd_client_counts(t, strlen(t), c) == -1, "a counter past 64 bits: refused");
+		ok(nfs_client_counts(t, strlen(t), c) == -1, "a counter past 64 bits: refused");
+		t = "proc3 2 1 2 3\n";
+		ok(nfs_client_counts(t, strlen(t), c) == -1, "a line with more counters than it says: refused");
+		t = "proc3 1 18446744073709551615\n";
+		ok(nfs_client_counts(t, strlen(t), c) == 0 && c[0] == 18446744073709551615ull, "a counter at 2^64-1 fits");
 		t = "net 0 0 0 0\nproc4 2 0 0\n";
-		ok(nfsd_client_counts(t, strlen(t), c) == -1, "no proc3 line (no v3 client): -1");
+		ok(nfs_client_counts(t, strlen(t), c) == -1, "no proc3 line (no v3 client): -1");
 	}
 	return tap_done();
 }

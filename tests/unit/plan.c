@@ -11,12 +11,14 @@
 /* A check like the appliance's: knows "null" (no parameters) and "stream". */
 static int check(const char *name, const struct kvpair *params, size_t n, char *err, size_t errlen)
 {
-	if (strcmp(name, "null") && strcmp(name, "touch") && strcmp(name, "stream")) {
-		snprintf(err, errlen, "unknown workload \"%s\" (valid: null stream touch)", name);
+	if (strcmp(name, "null") && strcmp(name, "touch") && strcmp(name, "stream") && strcmp(name, "nfsmix")) {
+		snprintf(err, errlen, "unknown workload \"%s\" (valid: null stream touch nfsmix)", name);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, "null") || (strcmp(params[i].key, "size") && strcmp(params[i].key, "bs"))) {
+		if (!strcmp(name, "nfsmix") && (!strcmp(params[i].key, "server") || !strcmp(params[i].key, "loads")))
+			continue;
+		else if (!strcmp(name, "null") || (strcmp(params[i].key, "size") && strcmp(params[i].key, "bs"))) {
 			snprintf(err, errlen, "workload %s has no parameter \"%s\"", name, params[i].key);
 			return -1;
 		}
@@ -54,15 +56,33 @@ static const struct {
 	  "server's export)" },
 	{ L W "nfsserver\nnfsclient\nnfsclient\n", "quick.plan:5: nfsclient given twice in this section (first on line 4)" },
 	{ L W "nfsserver\nnfsclient options=noac,port=2050\n",
-	  "quick.plan:4: nfsclient options: port is set by the appliance for its own server (docs/nfs.md)" },
+	  "quick.plan:4: nfsclient options: port is not one a plan may set (caching, sizes, timeouts: docs/nfs.md; "
+	  "vers, proto, addr, port and lock are the appliance's)" },
 	{ L W "nfsserver\nnfsclient options=nolock\n",
-	  "quick.plan:4: nfsclient options: nolock is set by the appliance for its own server (docs/nfs.md)" },
+	  "quick.plan:4: nfsclient options: nolock is not one a plan may set (caching, sizes, timeouts: docs/nfs.md; "
+	  "vers, proto, addr, port and lock are the appliance's)" },
+	{ L W "nfsserver\nnfsclient options=noac,v4.1\n",
+	  "quick.plan:4: nfsclient options: v4.1 is not one a plan may set (caching, sizes, timeouts: docs/nfs.md; "
+	  "vers, proto, addr, port and lock are the appliance's)" },
+	{ L W "nfsserver\nnfsclient options=nfsvers=4\n",
+	  "quick.plan:4: nfsclient options: nfsvers is not one a plan may set (caching, sizes, timeouts: docs/nfs.md; "
+	  "vers, proto, addr, port and lock are the appliance's)" },
 	{ L W "nfsserver\nnfsclient options=noac,,hard\n", "quick.plan:4: nfsclient options \"noac,,hard\": an empty option" },
 	{ L W "nfsserver\nnfsclient options=noac,\n", "quick.plan:4: nfsclient options \"noac,\": an empty option" },
 	{ L W "nfsserver\nnfsclient options=\"noac,context=a b\"\n",
 	  "quick.plan:4: nfsclient options \"noac,context=a b\": only a-z 0-9 _ . = in an option" },
 	{ L W "nfsserver\nnfsclient rsize=8192\n", "quick.plan:4: nfsclient has no setting \"rsize\" (valid: options)" },
 	{ L W "nfsserver\nnfsclient noac\n", "quick.plan:4: expected key=value, got \"noac\" (nfsclient [options=OPTIONS])" },
+	{ L W "nfsserver\nnfsclient options=\n", "quick.plan:4: nfsclient options needs a value" },
+	{ L W "nfsserver\nnfsclient options=" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	  "quick.plan:4: nfsclient options: too long (at most 200 characters)" },
+	{ L W "nfsserver transports=udp\nnfsclient\n", "quick.plan:4: nfsclient mounts over tcp (Debian's kernels have no NFS "
+	  "client over udp): the nfsserver line needs transports=tcp or tcp,udp" },
+	{ "layout l fs=ext3\nworkload nfsmix loads=50\nnfsserver\nnfsclient\n", "quick.plan:2: nfsmix is an NFS client "
+	  "itself: with server=local it does not run through the kernel's client (put it in a section without nfsclient)" },
+	{ "section s\nlayout l fs=ext3\nnfsclient\nworkload null\n", "quick.plan:3: nfsclient needs nfsserver in the same "
+	  "section (the client mounts that server's export)" },
 	/* read-only layouts: the disk as it is */
 	{ "layout u readonly=SER1 fs=ext2\n" W,
 	  "quick.plan:1: fs is not allowed in a read-only layout (the disk is read as it is: no filesystem, RAID or "
@@ -210,7 +230,7 @@ static const struct {
 	  "quick.plan:2: bad workload parameter name \"Size\" (expected a-z, 0-9 and _, at most 64 characters)" },
 	{ L "workload stream a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1 j=1 k=1 l=1 m=1 n=1 o=1 p=1 q=1\n",
 	  "quick.plan:2: workload stream has more than 16 parameters" },
-	{ L "workload nope\n", "quick.plan:2: unknown workload \"nope\" (valid: null stream touch)" },
+	{ L "workload nope\n", "quick.plan:2: unknown workload \"nope\" (valid: null stream touch nfsmix)" },
 	{ L "workload stream sise=1M\n", "quick.plan:2: workload stream has no parameter \"sise\"" },
 	/* the plan as a whole */
 	{ "# nothing but\n\n" W, "quick.plan: plan has no layout" },
@@ -350,11 +370,12 @@ static void nfsserver(void)
 	if (rc == 0)
 		plan_free(&p);
 	t = "section a\nlayout l fs=ext3\nnfsserver\nnfsclient options=noac,rsize=32768\nworkload null\n"
+	    "workload nfsmix server=192.0.2.1:/x\n"
 	    "section b\nlayout m fs=ext3\nnfsserver\nnfsclient\nworkload null\n";
 	rc = plan_parse("nfs.plan", t, strlen(t), check, &p, err, sizeof err);
 	ok(rc == 0 && p.sections[0].nfsc.line == 4 && !strcmp(p.sections[0].nfsc.options, "noac,rsize=32768") &&
-	   p.sections[1].nfsc.line == 9 && !strcmp(p.sections[1].nfsc.options, ""),
-	   "nfsclient: the options given, or none (%s)", err);
+	   p.sections[1].nfsc.line == 10 && !strcmp(p.sections[1].nfsc.options, ""),
+	   "nfsclient: the options given, or none; nfsmix at a lab server beside it (%s)", err);
 	if (rc == 0)
 		plan_free(&p);
 }

@@ -63,7 +63,7 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(15);
+	tap_plan(16);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -109,5 +109,11 @@ int main(void)
 	is_str(a, "read_ahead_kb=128 nfs_client=\"vers=3,proto=tcp\"",
 	       "a kernel client mount keys beside the tunables (quoted: its value holds '=')");
 	free(a);
+	a = tunables_of("{\"workload\":\"fio\",\"nfsclient\":{\"options\":\"\"}}");
+	b = tunables_of("{\"workload\":\"fio\",\"profile\":1,\"delays\":{}}");
+	ok(!strcmp(a, "nfs_client=\"\"") && !strcmp(b, "profile=on"),
+	   "through the client with no options is still through the client (%s), and profile=on alone (%s)", a, b);
+	free(a);
+	free(b);
 	return tap_done();
 }
