@@ -5,7 +5,9 @@
 # while nfsmix builds its file set, then as the mode says for the measured
 # load. Every bad reply is a counted failure in an INVALID step with its
 # first failure named; the run always ends, within its steps and timeouts.
-# And nfsmix refuses bad parameters before it sends anything.
+# One call alone, closed loop (mix=getattr|read loads=closed): that call
+# only, as fast as answers come. And nfsmix refuses bad parameters before
+# it sends anything.
 . "$(dirname "$0")/lib.sh"
 jqe() { jq -e "$@" >/dev/null; }
 [ -x "$BB" ] || skip_all "not built (run make)"
@@ -13,7 +15,7 @@ jqe() { jq -e "$@" >/dev/null; }
 unshare -n true 2>/dev/null || skip_all "unshare -n is not permitted here"
 PY=$(command -v /usr/bin/python3 || command -v python3)
 [ -n "$PY" ] || skip_all "python3 missing (scripts/install-deps installs it)"
-plan 14
+plan 19
 cat > "$T/run.sh" <<'SH'
 mode=$1 out=$2; shift 2
 ip link set lo up
@@ -33,6 +35,16 @@ for m in good garbage silent wrongxid huge dead idleclose; do
 	echo $(( $(date +%s) - t0 )) > "$T/$m.secs"
 	jq -c '.data.details.steps[] | {requested_ops, achieved_ops, status, sent, failed, timeouts, malformed, first_error}' "$T/$m.json" 2>/dev/null | sed "s/^/# $m: /"
 done
+for m in getattr read; do
+	run good "$T/closed-$m.json" --timeout 60 mix=$m loads=closed procs=1 inflight=1 step=1 warmup=0 files=8
+	jq -c '.data.details.steps[] | {requested_ops, achieved_ops, status, sent, ops}' "$T/closed-$m.json" 2>/dev/null | sed "s/^/# closed $m: /"
+done
+ok "mix=getattr loads=closed: one valid step of GETATTRs only, with closed_ figures" \
+	jqe '.data.status == "ok" and (.data.details.steps | length == 1) and (.data.details.steps[0].ops | keys == ["getattr"])
+		and .data.details.steps[0].status == "valid" and ([.data.metrics[] | select(.name == "closed_ops" and .value > 0 and .unit == "ops/s")] | length == 1)
+		and ([.data.metrics[] | select(.name == "closed_resp_ms" and .unit == "ms" and .better == "lower")] | length == 1)' "$T/closed-getattr.json"
+ok "mix=read loads=closed: READs only, nothing counted as not issued (closed loop)" \
+	jqe '.data.status == "ok" and (.data.details.steps[0].ops | keys == ["read"]) and .data.details.steps[0].not_issued == 0' "$T/closed-read.json"
 ok "a well-behaved server: both steps valid, achieved = requested" \
 	jqe '.data.status == "ok" and ([.data.details.steps[] | .status == "valid" and .achieved_ops >= 0.9 * .requested_ops] | all)' "$T/good.json"
 ok "... and the readback is not claimed for a server that is not the appliance's" \
@@ -56,6 +68,9 @@ ok "a server that closes quiet connections: the run is not killed by SIGPIPE, it
 # refused before anything is sent (no server at all)
 bad() { "$BB" run nfsmix --dir "$T" "$@" 2>/dev/null | jq -r '.data.reason'; }
 is "$(bad loads=300,200)" 'loads="300,200": steps must rise (200 after 300)' "loads must rise"
+is "$(bad mix=write)" 'mix="write": expected sfs, getattr or read' "a mix that is not one is refused"
+is "$(bad loads=closed,100)" 'loads="closed,100": "closed" is not a whole number of ops/s (or loads=closed, alone)' "closed is a step of its own"
+is "$(bad loads=0)" 'loads="0": "0" is out of range (1..10000000 ops/s)' "a load of 0 ops/s is not the closed loop"
 is "$(bad server=nfs.example:/x)" 'server="nfs.example:/x": nfs.example is not an IPv4 address (names are not resolved)' "a server by name is refused"
 is "$(bad xfer=64K transport=udp)" "xfer=65536 out of range (512..32768 over udp)" "a UDP transfer over 32 KiB is refused"
 # in a namespace of its own: the host may run an rpcbind on 111

@@ -84,7 +84,8 @@
 static const struct wparam nfsmix_params[] = {
 	{ "server", "local", "local (the appliance's nfsserver, the layout's directory) or A.B.C.D:/export" },
 	{ "transport", "tcp", "tcp or udp" },
-	{ "loads", "100,200,400", "requested ops/s of each step, comma separated, ascending" },
+	{ "loads", "100,200,400", "requested ops/s of each step, comma separated, ascending; or closed: one step, "
+				  "each call as soon as a slot is free" },
 	{ "step", "5", "seconds each step is measured (after its warmup)" },
 	{ "warmup", "1", "seconds each step runs before it is measured" },
 	{ "procs", "2", "load-generating processes, each with its own connection and files" },
@@ -643,7 +644,13 @@ static int issue(struct gen *g, struct slot *s, int counted)
 		a.name = name;
 		break;
 	case NFS3_READ: {
-		uint64_t blocks = fs->size[f] / g->xfer;
+		uint64_t blocks;
+		/* alone (mix=read), a whole xfer a call: a file that long, when
+		 * the set has one within a few draws */
+		for (int tries = 0; g->only && fs->size[f] < g->xfer && tries < 64; tries++)
+			f = (size_t)(rnd_next(&g->rs) % fs->nfiles);
+		a.fh = &fs->file[f];
+		blocks = fs->size[f] / g->xfer;
 		a.offset = blocks ? (rnd_next(&g->rs) % blocks) * g->xfer : 0;
 		a.count = g->xfer;
 		break;
@@ -821,7 +828,7 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 		size_t len;
 		int rc;
 		/* closed: every free slot, now */
-		while (closed && !broken && t < mend) {
+		while (closed && !broken && t >= start_us && t < mend) {
 			int counted = t >= mstart;
 			struct slot *s = NULL;
 			for (unsigned i = 0; i < g->inflight && !s; i++)
@@ -1305,8 +1312,13 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 			step_figures(c, s, gc->loads[s], &t, &peak, &valid_steps);
 			if (step_invalid(&t)) {
 				/* one warning for them all: a run has room for 8, a curve 16 steps */
+				char lab[32];
+				if (gc->loads[s] > 0)
+					snprintf(lab, sizeof lab, "load %.0f", gc->loads[s]);
+				else
+					snprintf(lab, sizeof lab, "closed loop");
 				if (invalid_list.len < 100)
-					sb_printf(&invalid_list, "%sload %.0f (%.1f%%%s%.40s)", ninvalid ? ", " : "", gc->loads[s],
+					sb_printf(&invalid_list, "%s%s (%.1f%%%s%.40s)", ninvalid ? ", " : "", lab,
 						  t.sent ? 100.0 * t.failed / t.sent : 100.0, t.first_error[0] ? ", " : "",
 						  t.first_error);
 				else
