@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 FIO=$B/userland-stage/usr/bin/fio
 [ -x "$BB" ] && [ -x "$FIO" ] || skip_all "not built (run make)"
-plan 33
+plan 35
 d=$T/d
 mkdir -p "$d"
 tmp0=$(ls /tmp/bootbench-fio.* 2>/dev/null | wc -l)
@@ -94,4 +94,14 @@ mkdir -p "$T/k"
 is "$(jq -r .data.status "$T/to")" timeout "a run past its timeout is recorded as a timeout"
 sleep 0.5
 is "$(pgrep -f -- "--directory=$T/k" | wc -l)" 0 "... and no fio process is left running on the layout"
+# the shipped job files of scripts/bench-nfs (there, in the kernel NFS
+# client's mount): filestat's I/O is one stat(2), its clat the call's
+for j in nfs-stat nfs-randread; do
+	mkdir -p "$T/$j"
+	"$BB" run fio --dir "$T/$j" --fio "$FIO" "job=$TOP/rootfs/overlay/etc/bootbench/fio/$j.fio" > "$T/$j.json" 2>/dev/null
+	jq -c '{status: .data.status, reason: .data.reason, m: [.data.metrics[] | select(.name | test("j0_read_(iops|clat_mean_us)")) | "\(.name)=\(.value)"]}' "$T/$j.json" | sed "s/^/# $j: /"
+	jqok '.data.status == "ok" and ([.data.metrics[] | select((.name == "j0_read_iops" or .name == "j0_read_clat_mean_us") and .value > 0)] | length == 2)' "$T/$j.json" &&
+		pass "$j.fio passes the allowlist and gives its I/O rate and mean latency" ||
+		fail "$j.fio passes the allowlist and gives its I/O rate and mean latency"
+done
 done_testing

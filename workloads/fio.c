@@ -267,6 +267,9 @@ int fio_figures(struct wctx *c, const char *json, size_t len)
 			put(c, m, json_get_num(x, "bw_bytes", NAN) / 1e6, "MB/s", "higher");
 			snprintf(m, sizeof m, "%s_%s_iops", pre, dirs[d]);
 			put(c, m, json_get_num(x, "iops", NAN), "IO/s", "higher");
+			/* how many, beside the rate: what a per-call count divides by */
+			snprintf(m, sizeof m, "%s_%s_ios", pre, dirs[d]);
+			jw_num(&c->details, m, json_get_num(x, "total_ios", NAN));
 			if (clat) {
 				static const char *const pk[] = { "50.000000", "99.000000", "99.900000" };
 				static const char *const pn[] = { "p50", "p99", "p99_9" };
