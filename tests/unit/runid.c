@@ -6,16 +6,20 @@
 #include "runid.h"
 #include "tap.h"
 
-static char *key_of(const char *record, int layout)
+enum part { PARAMS, LAYOUT, TUNABLES };
+
+static char *key_of(const char *record, enum part part)
 {
 	char err[128];
 	struct jv *v = json_parse(record, strlen(record), err, sizeof err);
 	struct run_id id;
+	const char *k;
 	char *s;
 	if (!v)
 		return strdup(err);
 	run_identity(v, &id);
-	s = strdup(layout ? (id.layout.s ? id.layout.s : "") : (id.params.s ? id.params.s : ""));
+	k = part == LAYOUT ? id.layout.s : part == TUNABLES ? id.tunables.s : id.params.s;
+	s = strdup(k ? k : "");
 	run_id_free(&id);
 	json_free(v);
 	return s;
@@ -23,29 +27,19 @@ static char *key_of(const char *record, int layout)
 
 static char *tunables_of(const char *record)
 {
-	char err[128];
-	struct jv *v = json_parse(record, strlen(record), err, sizeof err);
-	struct run_id id;
-	char *s;
-	if (!v)
-		return strdup(err);
-	run_identity(v, &id);
-	s = strdup(id.tunables.s ? id.tunables.s : "");
-	run_id_free(&id);
-	json_free(v);
-	return s;
+	return key_of(record, TUNABLES);
 }
 
 static char *params_of(const char *record)
 {
-	return key_of(record, 0);
+	return key_of(record, PARAMS);
 }
 
 static char *layout_of(const char *layout)
 {
 	char rec[1024];
 	snprintf(rec, sizeof rec, "{\"workload\":\"hdparm\",\"layout\":%s}", layout);
-	return key_of(rec, 1);
+	return key_of(rec, LAYOUT);
 }
 
 /* Two layouts key alike (same) or apart. */
