@@ -2,6 +2,7 @@
  * bootrec.c - what this boot is: the boot record and the console summary.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,39 @@ static void userland_tools(struct jw *w)
 	}
 	jw_obj_end(w);
 	free(buf);
+}
+
+/*
+ * The layers this boot carries (build-userland LAYERS: archives a boot loader
+ * concatenates after the userland when a plan needs them), each naming what
+ * built it in /etc/bootbench/layers/NAME: "package version buildkey". An
+ * object, {} when there are none; a malformed file reads as its name with a
+ * null, never as nothing.
+ */
+static void layers(struct jw *w)
+{
+	DIR *d = opendir(LAYERS_DIR);
+	struct dirent *e;
+	jw_obj(w, "layers");
+	while (d && (e = readdir(d))) {
+		char path[320], pkg[65], ver[65], key[65], *buf;
+		if (e->d_name[0] == '.' || strlen(e->d_name) > 64)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", LAYERS_DIR, e->d_name);
+		buf = read_file(path, NULL);
+		if (buf && sscanf(buf, "%64s %64s %64s", pkg, ver, key) == 3) {
+			jw_obj(w, e->d_name);
+			jw_str(w, "package", pkg);
+			jw_str(w, "version", ver);
+			jw_str(w, "build", key);
+			jw_obj_end(w);
+		} else
+			jw_null(w, e->d_name);
+		free(buf);
+	}
+	if (d)
+		closedir(d);
+	jw_obj_end(w);
 }
 
 /*
@@ -208,6 +242,7 @@ char *boot_record_json(void)
 	jw_str(&w, "sqlite3", sqlite3_libversion());
 	jw_obj_end(&w);
 	userland_tools(&w);
+	layers(&w);
 	jw_str(&w, "mode", A.conf.mode);
 	jw_str(&w, "accel", A.conf.accel);
 	jw_str(&w, "tag", A.conf.tag);

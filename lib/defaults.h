@@ -36,6 +36,7 @@
 /* Where the appliance finds things inside the userland. */
 #define USERLAND_ID_FILE "/etc/bootbench/userland-id"
 #define USERLAND_TOOLS_FILE "/etc/bootbench/tools"	/* "PACKAGE VERSION" lines */
+#define LAYERS_DIR "/etc/bootbench/layers"	/* NAME: "PACKAGE VERSION BUILDKEY" of each layer booted */
 #define PLAN_DIR "/etc/bootbench/plans"
 #define MODULES_DIR "/lib/modules"
 #define BUSYBOX "/bin/busybox"
