@@ -28,6 +28,10 @@ LIB_HOST := $(patsubst %.c,$(B)/host/%.o,$(LIB_SRC) $(ANA_SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 
+# a recipe that fails leaves no target behind that the next make would trust
+# (build-userland failing in a layer after the userland was packed)
+.DELETE_ON_ERROR:
+
 .PHONY: demo bench bench-sensitivity all deps kernel kernels check check-unit check-boot check-faults clean userland
 all: $(B)/bootbench $(B)/userland.cpio.gz
 

@@ -3,9 +3,11 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,34 +62,84 @@ static void userland_tools(struct jw *w)
 /*
  * The layers this boot carries (build-userland LAYERS: archives a boot loader
  * concatenates after the userland when a plan needs them), each naming what
- * built it in /etc/bootbench/layers/NAME: "package version buildkey". An
- * object, {} when there are none; a malformed file reads as its name with a
- * null, never as nothing.
+ * built it in /etc/bootbench/layers/NAME: "package version buildkey". Files
+ * inside an initramfs are read as hostile: only regular files (never a FIFO
+ * or a device to block on, nor a symlink), at most 64 of them, 512 bytes
+ * each, names and fields of letters, digits and . _ - + : ~ only, in name
+ * order. An object, {} with none; a file that is not such a line reads as
+ * its name with null, an entry past the 64th or with another name is
+ * counted in "layers_unread".
  */
+#define LAYERS_MAX 64
+
+static int layer_word(const char *s)
+{
+	return name_ok(s, 64, "._-+:~");
+}
+
+static int cmp_dirent(const void *a, const void *b)
+{
+	return strcmp((*(struct dirent *const *)a)->d_name, (*(struct dirent *const *)b)->d_name);
+}
+
 static void layers(struct jw *w)
 {
-	DIR *d = opendir(LAYERS_DIR);
-	struct dirent *e;
+	int dfd = open(LAYERS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), n = -1, unread = 0;
+	struct dirent **ents = NULL;
+	DIR *d;
 	jw_obj(w, "layers");
-	while (d && (e = readdir(d))) {
-		char path[320], pkg[65], ver[65], key[65], *buf;
-		if (e->d_name[0] == '.' || strlen(e->d_name) > 64)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", LAYERS_DIR, e->d_name);
-		buf = read_file(path, NULL);
-		if (buf && sscanf(buf, "%64s %64s %64s", pkg, ver, key) == 3) {
-			jw_obj(w, e->d_name);
-			jw_str(w, "package", pkg);
-			jw_str(w, "version", ver);
-			jw_str(w, "build", key);
-			jw_obj_end(w);
-		} else
-			jw_null(w, e->d_name);
-		free(buf);
-	}
-	if (d)
+	/* scandir by name through the descriptor: the directory itself is
+	 * no symlink either */
+	if (dfd >= 0 && (d = fdopendir(dfd))) {
+		struct dirent *e;
+		size_t cap = 0;
+		n = 0;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (n >= LAYERS_MAX || !layer_word(e->d_name)) {
+				unread++;
+				continue;
+			}
+			if ((size_t)n == cap) {
+				cap = cap ? cap * 2 : 8;
+				ents = xrealloc(ents, cap * sizeof *ents);
+			}
+			ents[n] = xmalloc(sizeof **ents);
+			memcpy(ents[n], e, sizeof **ents);
+			n++;
+		}
+		qsort(ents, (size_t)n, sizeof *ents, cmp_dirent);
+		for (int i = 0; i < n; i++) {
+			char *buf = NULL, *f[4] = { 0 }, *save = NULL;
+			int nf = 0;
+			struct stat st;
+			int fd = openat(dfd, ents[i]->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+				buf = read_fd(fd, 512, NULL);
+			if (fd >= 0)
+				close(fd);
+			/* exactly three words, each a layer_word (at most 64) */
+			for (char *t = buf ? strtok_r(buf, " \n", &save) : NULL; t && nf < 4; t = strtok_r(NULL, " \n", &save))
+				f[nf++] = t;
+			if (nf == 3 && layer_word(f[0]) && layer_word(f[1]) && layer_word(f[2])) {
+				jw_obj(w, ents[i]->d_name);
+				jw_str(w, "package", f[0]);
+				jw_str(w, "version", f[1]);
+				jw_str(w, "build", f[2]);
+				jw_obj_end(w);
+			} else
+				jw_null(w, ents[i]->d_name);
+			free(buf);
+			free(ents[i]);
+		}
+		free(ents);
 		closedir(d);
+	} else if (dfd >= 0)
+		close(dfd);
 	jw_obj_end(w);
+	if (unread)
+		jw_int(w, "layers_unread", unread);
 }
 
 /*

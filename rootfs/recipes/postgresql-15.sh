@@ -1,15 +1,15 @@
 # PostgreSQL 15 (server, initdb, pg_ctl, psql, pgbench) for the PostgreSQL
 # layer: its own initramfs archive under /opt/postgresql, concatenated only
-# into boots that ask for it (build-userland LAYERS, docs/postgresql.md),
-# so the userland stays small.
+# into boots that ask for it (build-userland LAYERS, rootfs/README.md
+# "Layers"), so the userland stays small.
 #
 # Dynamic against musl, unlike everything else: the server dlopens its own
 # modules (plpgsql, dict_snowball, the WAL receiver), which a static binary
-# cannot ("Dynamic loading not supported", ../shared/FINDINGS.md). The
-# layer carries musl's loader as /opt/postgresql/lib/ld-musl-x86_64.so.1
-# and every ELF names it as its interpreter, with /opt/postgresql/lib as
-# its rpath: nothing is looked for outside the layer (build-userland checks
-# it; check-userland runs initdb, the server and pgbench in a chroot).
+# cannot ("Dynamic loading not supported"). The layer carries musl's loader
+# as /opt/postgresql/lib/ld-musl-x86_64.so.1, every executable names it as
+# its interpreter and /opt/postgresql/lib as its runpath: nothing is looked
+# for outside the layer (build-userland checks it; check-userland runs
+# initdb, the server and pgbench in a chroot).
 #
 # Every optional library is off (readline, zlib, icu, openssl, llvm, lz4,
 # zstd, ldap, pam, gssapi, selinux, systemd, libxml, libxslt, the PL
@@ -27,7 +27,11 @@ recipe_build() {
 	# PostgreSQL makes its generated headers only from a top-level make
 	# (MAKELEVEL 0); under `make all` this script inherits level 1
 	unset MAKELEVEL MAKEFLAGS MFLAGS
-	./configure CC="$CC" --prefix="$PG" \
+	# CC by a plain name on PATH: PostgreSQL keeps its configure line and
+	# CC in the server (pg_config), and the wrapper's path is the cache's,
+	# which differs from machine to machine
+	export PATH="$TOOLS:$PATH" CC=cc
+	./configure CC=cc --prefix="$PG" \
 		--without-readline --without-zlib --without-icu --without-openssl --without-llvm \
 		--without-lz4 --without-zstd --without-perl --without-python --without-tcl \
 		--without-ldap --without-pam --without-gssapi --without-selinux --without-systemd \
