@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The pgbench workload as the appliance runs it: the userland with the
+# PostgreSQL layer on top, in a chroot of the test's own (nothing of the
+# host's PostgreSQL or libraries reachable), bootbench run pgbench as PID 1
+# would: initdb as the userland's postgres user, the server on a socket,
+# pgbench -i and a measured run. Figures carry units and directions, the
+# settings in force are read back, a server that refuses a setting fails
+# the run with PostgreSQL's own message, bad values are refused before
+# anything starts, and nothing is left behind.
+. "$(dirname "$0")/lib.sh"
+S=$B/userland-stage PGS=$B/postgresql-stage
+[ -x "$S/bin/bootbench" ] && [ -x "$PGS/opt/postgresql/bin/postgres" ] || skip_all "userland or postgresql layer not built (run make)"
+[ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip_all "needs root and unshare"
+plan 8
+R=$T/root
+mkdir -p "$R" && cp -a "$S/." "$R/" && cp -a "$PGS/." "$R/"
+mkdir -p "$R/w" && chmod 755 "$R/w"
+# run NAME ARGS...: bootbench run pgbench in the chroot, JSON to $T/NAME
+run() {
+	local name=$1; shift
+	unshare --mount --pid --fork --propagation private sh -c '
+		R=$1; shift
+		mount -t proc proc "$R/proc"; mount -t tmpfs tmp "$R/tmp"; mount --bind /dev "$R/dev"
+		chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 "$@"' sh "$R" "$@" > "$T/$name" 2> "$T/$name.err"
+	jq -c '.data | {status, reason, m: [.metrics[]? | "\(.name)=\(.value) \(.unit) \(.better)"], d: .details}' "$T/$name" 2>/dev/null |
+		cut -c1-600 | sed "s/^/# $name: /"
+}
+jqe() { jq -e "$@" >/dev/null; }
+run tpcb duration=3 warmup=1 clients=2 shared_buffers=16MB
+ok "tpcb: tps, latency mean/p50/p99 and init_s, each with its unit and direction" \
+	jqe '.data.status == "ok" and ([.data.metrics[] | select(
+		(.name == "tps" and .unit == "tx/s" and .better == "higher" and .value > 0) or
+		(.name == "init_s" and .unit == "s" and .better == "lower") or
+		((.name | test("^latency_(mean|p50|p99)_ms$")) and .unit == "ms" and .better == "lower" and .value > 0))] | length == 5)' "$T/tpcb"
+ok "... the settings in force read back from the server (shared_buffers 16MB as asked, PostgreSQL 15)" \
+	jqe '.data.details.settings.shared_buffers == "16MB" and (.data.details.settings.server_version | startswith("15.")) and .data.details.mode == "tpcb"' "$T/tpcb"
+ok "... every transaction in the latency log, none failed" \
+	jqe '.data.details.transactions == .data.details.latency_samples and .data.details.transactions > 0 and .data.details.failed_transactions == 0' "$T/tpcb"
+run select duration=2 warmup=0 mode=select clients=3
+ok "select-only: a run with its own figures" jqe '.data.status == "ok" and .data.details.mode == "select" and ([.data.metrics[] | select(.name == "tps" and .value > 0)] | length == 1)' "$T/select"
+run refused duration=1 warmup=0 shared_buffers=64TB
+ok "a setting the server refuses: a failed run with PostgreSQL's own message" \
+	jqe '.data.status == "failed" and (.data.reason | test("^the server did not start: .*FATAL: +invalid value for parameter \"shared_buffers\": \"64TB\""))' "$T/refused"
+run badvalue 'shared_buffers=1;x'
+is "$(jq -r .data.reason "$T/badvalue")" 'shared_buffers="1;x": a value of letters, digits and . _ - (at most 64)' \
+	"a value that is not a plain word is refused before anything starts"
+run nolayer bindir=/nonexistent
+is "$(jq -r .data.reason "$T/nolayer")" "unable to execute /nonexistent/postgres (No such file or directory)" "no PostgreSQL where bindir says: said"
+is "$(ls -A "$R/w/pgbench" | wc -l):$(pgrep -f 'bootbench-pg\.' | wc -l)" "0:0" "nothing left: no data directory on the layout, no server running"
+done_testing
