@@ -27,6 +27,8 @@ int pxe_main(int argc, char **argv);
 extern const char pxe_usage[];
 int lavajob_main(int argc, char **argv);
 extern const char lavajob_usage[];
+int runas_main(int argc, char **argv);
+extern const char runas_usage[];
 
 extern const char run_usage[], mkscratch_usage[], compare_usage[];
 extern const char collect_usage[], mkresults_usage[], init_usage[], plan_usage[];

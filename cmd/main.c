@@ -32,6 +32,7 @@ const struct command commands[] = {
 	{ "serve", serve_main, "serve a document over HTTP with the http workload's server", serve_usage },
 	{ "lava-job", lavajob_main, "write a LAVA job that boots the appliance and records every figure", lavajob_usage },
 	{ "pxe", pxe_main, "boot server: hand out the rotation, serve kernels, receive results", pxe_usage },
+	{ "runas", runas_main, "run a program as a user that is not root (for the workloads)", runas_usage },
 	{ "init", init_main, "the appliance's PID 1 (only inside the appliance)", init_usage },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -74,7 +75,9 @@ int main(int argc, char **argv)
 	}
 	for (const struct command *c = commands; c->name; c++)
 		if (!strcmp(c->name, argv[1])) {
-			if (wants_help(argc - 1, argv + 1)) {
+			/* runas: the program's own arguments may hold -h (a host) */
+			if (strcmp(c->name, "runas") ? wants_help(argc - 1, argv + 1)
+						     : argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 				fputs(c->usage, stdout);
 				return 0;
 			}

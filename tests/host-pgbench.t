@@ -6,12 +6,13 @@
 # pgbench -i and a measured run. Figures carry units and directions, the
 # settings in force are read back, a server that refuses a setting fails
 # the run with PostgreSQL's own message, bad values are refused before
-# anything starts, and nothing is left behind.
+# anything starts, and a run killed by its watchdog leaves its data
+# directory and shared memory behind only until the next run sweeps them.
 . "$(dirname "$0")/lib.sh"
 S=$B/userland-stage PGS=$B/postgresql-stage
 [ -x "$S/bin/bootbench" ] && [ -x "$PGS/opt/postgresql/bin/postgres" ] || skip_all "userland or postgresql layer not built (run make)"
 [ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip_all "needs root and unshare"
-plan 8
+plan 11
 R=$T/root
 mkdir -p "$R" && cp -a "$S/." "$R/" && cp -a "$PGS/." "$R/"
 mkdir -p "$R/w" && chmod 755 "$R/w"
@@ -31,7 +32,8 @@ ok "tpcb: tps, latency mean/p50/p99 and init_s, each with its unit and direction
 	jqe '.data.status == "ok" and ([.data.metrics[] | select(
 		(.name == "tps" and .unit == "tx/s" and .better == "higher" and .value > 0) or
 		(.name == "init_s" and .unit == "s" and .better == "lower") or
-		((.name | test("^latency_(mean|p50|p99)_ms$")) and .unit == "ms" and .better == "lower" and .value > 0))] | length == 5)' "$T/tpcb"
+		((.name | test("^latency_(mean|p50|p99)_ms$")) and .unit == "ms" and .better == "lower" and .value > 0))] | length == 5)
+		and ([.data.metrics[] | select(.name == "latency_p50_ms") | .value][0] <= [.data.metrics[] | select(.name == "latency_p99_ms") | .value][0])' "$T/tpcb"
 ok "... the settings in force read back from the server (shared_buffers 16MB as asked, PostgreSQL 15)" \
 	jqe '.data.details.settings.shared_buffers == "16MB" and (.data.details.settings.server_version | startswith("15.")) and .data.details.mode == "tpcb"' "$T/tpcb"
 ok "... every transaction in the latency log, none failed" \
@@ -46,5 +48,28 @@ is "$(jq -r .data.reason "$T/badvalue")" 'shared_buffers="1;x": a value of lette
 	"a value that is not a plain word is refused before anything starts"
 run nolayer bindir=/nonexistent
 is "$(jq -r .data.reason "$T/nolayer")" "unable to execute /nonexistent/postgres (No such file or directory)" "no PostgreSQL where bindir says: said"
-is "$(ls -A "$R/w/pgbench" | wc -l):$(pgrep -f 'bootbench-pg\.' | wc -l)" "0:0" "nothing left: no data directory on the layout, no server running"
+run asroot user=root
+is "$(jq -r .data.reason "$T/asroot")" "user=root: root or root's group: PostgreSQL refuses root" "user=root: refused"
+run many clients=30
+is "$(jq -r .data.reason "$T/many")" "clients=30: max_connections=20 leaves room for 17" "more clients than the server takes: refused before it starts"
+# killed by the watchdog mid-run: its postmaster dies with it (bootbench
+# runas: SIGKILL when the workload dies), its files and its SysV shared
+# memory stay until the next run on the layout sweeps them
+# (the segments of uid 70: the chroot's postgres, in the host's IPC namespace)
+shm70() { awk 'NR > 1 && $8 == 70' /proc/sysvipc/shm | wc -l; }
+before=$(shm70)
+# both in one PID namespace: postmaster.pid's pid is the killed server's there
+unshare --mount --pid --fork --propagation private sh -c '
+	R=$1 T=$2
+	mount -t proc proc "$R/proc"; mount -t tmpfs tmp "$R/tmp"; mount --bind /dev "$R/dev"
+	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 5 duration=60 warmup=0 > "$T/killed" 2>/dev/null
+	ls -A "$R/w/pgbench" > "$T/killed.left"
+	awk "NR > 1 && \$8 == 70" /proc/sysvipc/shm > "$T/killed.shm"
+	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 duration=1 warmup=0 > "$T/after" 2>/dev/null' sh "$R" "$T"
+left=$(wc -l < "$T/killed.left") shm=$(( $(wc -l < "$T/killed.shm") - before ))
+jq -c '.data | {status, reason, warnings}' "$T/killed" "$T/after" | sed 's/^/# killed, then: /'
+is "$(jq -r .data.status "$T/killed"):$left" "timeout:1" "a run killed at its timeout leaves its data directory (and $shm shared memory segments)"
+ok "the next run sweeps it: its warning says so, no data directory and no segment of the user's are left" \
+	sh -c "jq -e '.data.status == \"ok\" and ([.data.warnings[] | select(test(\"^swept data\\\\.\"))] | length == 1)' '$T/after' >/dev/null &&
+		[ \$(ls -A '$R/w/pgbench' | wc -l) = 0 ] && [ \$(awk 'NR > 1 && \$8 == 70' /proc/sysvipc/shm | wc -l) -le $before ]"
 done_testing
