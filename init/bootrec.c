@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "proc.h"
 #include "sqlite3.h"
+#include "layer.h"
 #include "xio.h"
 
 /* sha256 of the kernel's own config (/proc/config.gz, decompressed), or "" */
@@ -62,20 +63,12 @@ static void userland_tools(struct jw *w)
 /*
  * The layers this boot carries (build-userland LAYERS: archives a boot loader
  * concatenates after the userland when a plan needs them), each naming what
- * built it in /etc/bootbench/layers/NAME: "package version buildkey". Files
- * inside an initramfs are read as hostile: only regular files (never a FIFO
- * or a device to block on, nor a symlink), at most 64 of them, 512 bytes
- * each, names and fields of letters, digits and . _ - + : ~ only, in name
- * order. An object, {} with none; a file that is not such a line reads as
- * its name with null, an entry past the 64th or with another name is
- * counted in "layers_unread".
+ * built it in /etc/bootbench/layers/NAME, read by lib/layer.c as hostile.
+ * At most 64 of them, in name order. An object, {} with none; a file that
+ * is not such a line reads as its name with null, an entry past the 64th or
+ * with another name is counted in "layers_unread".
  */
 #define LAYERS_MAX 64
-
-static int layer_word(const char *s)
-{
-	return name_ok(s, 64, "._-+:~");
-}
 
 static int cmp_dirent(const void *a, const void *b)
 {
@@ -111,26 +104,15 @@ static void layers(struct jw *w)
 		}
 		qsort(ents, (size_t)n, sizeof *ents, cmp_dirent);
 		for (int i = 0; i < n; i++) {
-			char *buf = NULL, *f[4] = { 0 }, *save = NULL;
-			int nf = 0;
-			struct stat st;
-			int fd = openat(dfd, ents[i]->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-				buf = read_fd(fd, 512, NULL);
-			if (fd >= 0)
-				close(fd);
-			/* exactly three words, each a layer_word (at most 64) */
-			for (char *t = buf ? strtok_r(buf, " \n", &save) : NULL; t && nf < 4; t = strtok_r(NULL, " \n", &save))
-				f[nf++] = t;
-			if (nf == 3 && layer_word(f[0]) && layer_word(f[1]) && layer_word(f[2])) {
+			struct layer ly;
+			if (layer_read(dfd, ents[i]->d_name, &ly) == 0) {
 				jw_obj(w, ents[i]->d_name);
-				jw_str(w, "package", f[0]);
-				jw_str(w, "version", f[1]);
-				jw_str(w, "build", f[2]);
+				jw_str(w, "package", ly.package);
+				jw_str(w, "version", ly.version);
+				jw_str(w, "build", ly.build);
 				jw_obj_end(w);
 			} else
 				jw_null(w, ents[i]->d_name);
-			free(buf);
 			free(ents[i]);
 		}
 		free(ents);
