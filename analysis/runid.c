@@ -350,6 +350,18 @@ static void nfs_key(struct sbuf *t, const struct jv *srv, const struct jv *cli)
 		add_pair(t, "nfs_client", json_get(cli, "options"));
 }
 
+/* The engine a workload drove when it is not the userland's own
+ * (details.software: the PostgreSQL layer's build line, or a host's
+ * PostgreSQL and where it was): another build is another experiment. */
+static void software_key(struct sbuf *t, const struct jv *sw)
+{
+	for (size_t i = 0; sw && sw->t == J_OBJ && i < sw->n; i++) {
+		char k[80];
+		snprintf(k, sizeof k, "software.%.60s", sw->keys[i]);
+		add_pair(t, k, sw->items[i]);
+	}
+}
+
 void run_identity(const struct jv *data, struct run_id *id)
 {
 	const struct jv *l = json_get(data, "layout");
@@ -367,6 +379,7 @@ void run_identity(const struct jv *data, struct run_id *id)
 		sb_free(&hw);
 	}
 	nfs_key(&id->tunables, json_get(data, "nfsserver"), json_get(data, "nfsclient"));
+	software_key(&id->tunables, json_get(json_get(data, "details"), "software"));
 	/* a run made with profile on (docs/why.md) carries "delays": its
 	 * delay accounting cost a fork loop ~3%, so it never pools with plain
 	 * runs, and the row says so where both exist */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +43,8 @@ int reap_children(void)
 	return n;
 }
 
-static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res, int own_group)
+static int capture(char *const argv[], int in_fd, struct sbuf *out, unsigned timeout_ms, struct run_result *res,
+		   int own_group)
 {
 	int pfd[2] = { -1, -1 };
 	double t0 = mono_now(), deadline = t0 + timeout_ms / 1000.0;
@@ -72,7 +74,9 @@ static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, st
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (own_group)
 			setpgid(0, 0);
-		if (devnull >= 0)
+		if (in_fd >= 0)
+			dup2(in_fd, 0);
+		else if (devnull >= 0)
 			dup2(devnull, 0);
 		if (out) {
 			dup2(pfd[1], 1);
@@ -125,7 +129,7 @@ static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, st
 	}
 	for (;;) {
 		int st;
-		pid_t r = waitpid(pid, &st, timeout_ms && !res->timed_out ? WNOHANG : 0);
+		pid_t r = wait4(pid, &st, timeout_ms && !res->timed_out ? WNOHANG : 0, &res->ru);
 		if (r == pid) {
 			res->status = st;
 			break;
@@ -147,12 +151,17 @@ static int capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, st
 
 int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res)
 {
-	return capture(argv, out, timeout_ms, res, 1);
+	return capture(argv, -1, out, timeout_ms, res, 1);
 }
 
 int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res)
 {
-	return capture(argv, out, timeout_ms, res, 0);
+	return capture(argv, -1, out, timeout_ms, res, 0);
+}
+
+int run_capture_in(char *const argv[], int in_fd, struct sbuf *out, unsigned timeout_ms, struct run_result *res)
+{
+	return capture(argv, in_fd, out, timeout_ms, res, 0);
 }
 
 size_t argv_split(char *s, char **argv, size_t n, size_t max)

@@ -7,6 +7,8 @@
 #ifndef BB_PROC_H
 #define BB_PROC_H
 
+#include <sys/resource.h>
+
 #include "sbuf.h"
 
 /* Output kept per run: a chatty tool cannot eat memory. What is past it is
@@ -18,6 +20,7 @@ struct run_result {
 	int timed_out;
 	double wall_s;
 	unsigned long long dropped;	/* output bytes past PROC_CAPTURE_MAX, not kept */
+	struct rusage ru;	/* the program's (wait4: with the children it waited for) */
 };
 
 /* Run argv[0] (a full path) with stdout+stderr captured into out (if not
@@ -29,6 +32,8 @@ int run_capture(char *const argv[], struct sbuf *out, unsigned timeout_ms, struc
  * it forked too: for the tools a workload drives (fio, perf). A timeout
  * here kills the program only. */
 int run_capture_here(char *const argv[], struct sbuf *out, unsigned timeout_ms, struct run_result *res);
+/* run_capture_here with stdin from in_fd (-1: /dev/null), as `prog < file`. */
+int run_capture_in(char *const argv[], int in_fd, struct sbuf *out, unsigned timeout_ms, struct run_result *res);
 /* Start argv[0] (a full path) in the background, in the caller's process
  * group, with an empty signal mask, stdin on /dev/null, stdout and stderr on
  * outfd (or /dev/null when outfd < 0), and SIGTERM when the caller dies: a

@@ -12,7 +12,7 @@
 S=$B/userland-stage PGS=$B/postgresql-stage
 [ -x "$S/bin/bootbench" ] && [ -x "$PGS/opt/postgresql/bin/postgres" ] || skip_all "userland or postgresql layer not built (run make)"
 [ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip_all "needs root and unshare"
-plan 11
+plan 12
 R=$T/root
 mkdir -p "$R" && cp -a "$S/." "$R/" && cp -a "$PGS/." "$R/"
 mkdir -p "$R/w" && chmod 755 "$R/w"
@@ -40,6 +40,11 @@ ok "... every transaction in the latency log, none failed" \
 	jqe '.data.details.transactions == .data.details.latency_samples and .data.details.transactions > 0 and .data.details.failed_transactions == 0' "$T/tpcb"
 run select duration=2 warmup=0 mode=select clients=3
 ok "select-only: a run with its own figures" jqe '.data.status == "ok" and .data.details.mode == "select" and ([.data.metrics[] | select(.name == "tps" and .value > 0)] | length == 1)' "$T/select"
+# the transaction log is in /tmp (RAM in the appliance): bounded by a sample
+run sampled duration=2 warmup=1 mode=select clients=2 log_lines=200
+ok "log_lines=200: the warmup's rate sets a sampling rate, the log holds a sample of at most twice that" \
+	jqe '.data.status == "ok" and .data.details.latency_sampling_rate < 1 and .data.details.latency_samples > 0
+		and .data.details.latency_samples <= 400 and .data.details.latency_samples < .data.details.transactions' "$T/sampled"
 run refused duration=1 warmup=0 shared_buffers=64TB
 ok "a setting the server refuses: a failed run with PostgreSQL's own message" \
 	jqe '.data.status == "failed" and (.data.reason | test("^the server did not start: .*FATAL: +invalid value for parameter \"shared_buffers\": \"64TB\""))' "$T/refused"
@@ -63,7 +68,7 @@ unshare --mount --pid --fork --propagation private sh -c '
 	R=$1 T=$2
 	mount -t proc proc "$R/proc"; mount -t tmpfs tmp "$R/tmp"; mount --bind /dev "$R/dev"
 	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 5 duration=60 warmup=0 > "$T/killed" 2>/dev/null
-	ls -A "$R/w/pgbench" > "$T/killed.left"
+	ls -A "$R/w/postgresql" > "$T/killed.left"
 	awk "NR > 1 && \$8 == 70" /proc/sysvipc/shm > "$T/killed.shm"
 	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 duration=1 warmup=0 > "$T/after" 2>/dev/null' sh "$R" "$T"
 left=$(wc -l < "$T/killed.left") shm=$(( $(wc -l < "$T/killed.shm") - before ))
@@ -71,5 +76,5 @@ jq -c '.data | {status, reason, warnings}' "$T/killed" "$T/after" | sed 's/^/# k
 is "$(jq -r .data.status "$T/killed"):$left" "timeout:1" "a run killed at its timeout leaves its data directory (and $shm shared memory segments)"
 ok "the next run sweeps it: its warning says so, no data directory and no segment of the user's are left" \
 	sh -c "jq -e '.data.status == \"ok\" and ([.data.warnings[] | select(test(\"^swept data\\\\.\"))] | length == 1)' '$T/after' >/dev/null &&
-		[ \$(ls -A '$R/w/pgbench' | wc -l) = 0 ] && [ \$(awk 'NR > 1 && \$8 == 70' /proc/sysvipc/shm | wc -l) -le $before ]"
+		[ \$(ls -A '$R/w/postgresql' | wc -l) = 0 ] && [ \$(awk 'NR > 1 && \$8 == 70' /proc/sysvipc/shm | wc -l) -le $before ]"
 done_testing

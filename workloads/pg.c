@@ -1,0 +1,562 @@
+/*
+ * pg.c - not a workload: the PostgreSQL server a PostgreSQL workload
+ * starts for its run, and PostgreSQL's programs run against it (pg.h).
+ *
+ * Per run: a new data directory under postgresql/ on the layout (root's,
+ * 0755; what a killed run left there is swept first: its postmaster, its
+ * shared memory, its files), initdb as the user, the server (the plan's
+ * settings passed with -c and read back from pg_settings into
+ * details.settings) waited for until its postmaster.pid says "ready";
+ * pg_close: an immediate shutdown (the data is thrown away) and the
+ * directories removed. A tool or server that fails fails the run with
+ * PostgreSQL's own error line (FATAL, PANIC, ERROR, "error:").
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "defaults.h"
+#include "err.h"
+#include "layer.h"
+#include "pg.h"
+#include "proc.h"
+#include "xio.h"
+
+#define PG_START_S 60		/* a server not ready by then has failed */
+#define PG_STOP_S 30		/* an immediate shutdown, then SIGKILL */
+#define PG_LOG_TAIL (64u << 10)	/* of the server's log, what is read for its error */
+#define SELF "/proc/self/exe"	/* bootbench, for `bootbench runas` */
+
+/* The server settings the plan gives (PG_SERVER_PARAMS), as -c NAME=VALUE. */
+static const char *const settings[] = {
+	"shared_buffers", "synchronous_commit", "wal_sync_method", "checkpoint_timeout", "max_wal_size",
+	"max_connections",
+};
+#define NSETTINGS (sizeof settings / sizeof *settings)
+
+static const char *const bin_names[PG_NBIN] = { "postgres", "initdb", "psql", "pgbench" };
+
+/* A setting's value as it may reach a command line: a word of letters,
+ * digits and . _ - (no quoting, no second option inside). */
+static int plain_value(const char *v)
+{
+	if (!*v || strlen(v) > 64)
+		return 0;
+	for (; *v; v++)
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') || *v == '.' ||
+		      *v == '_' || *v == '-'))
+			return 0;
+	return 1;
+}
+
+/* The first line of text holding PostgreSQL's own error (FATAL:, PANIC:,
+ * ERROR:, or a tool's "error:"), into out; 0 when there is none. */
+static int error_line(const char *text, char *out, size_t len)
+{
+	static const char *const marks[] = { "FATAL:", "PANIC:", "ERROR:", "error:" };
+	for (const char *l = text; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
+			const char *hit = memmem(l, n, marks[m], strlen(marks[m]));
+			if (hit) {
+				snprintf(out, len, "%.*s", (int)(n - (size_t)(hit - l)), hit);
+				return 1;
+			}
+		}
+		l += n + (l[n] == '\n');
+	}
+	return 0;
+}
+
+/* The server log's error line, or its last line: read from its last 64 KiB. */
+static void server_says(const struct pg *pg, char *out, size_t len)
+{
+	int fd = open(pg->log, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *t = NULL;
+	out[0] = 0;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && st.st_size > (off_t)PG_LOG_TAIL)
+		lseek(fd, st.st_size - (off_t)PG_LOG_TAIL, SEEK_SET);
+	t = read_fd(fd, PG_LOG_TAIL, NULL);
+	close(fd);
+	if (t && !error_line(t, out, len)) {
+		size_t n = strlen(t);
+		while (n && (t[n - 1] == '\n' || t[n - 1] == ' '))
+			t[--n] = 0;
+		snprintf(out, len, "%s", strrchr(t, '\n') ? strrchr(t, '\n') + 1 : t);
+	}
+	free(t);
+}
+
+int pg_tool(struct wctx *c, struct pg *pg, const char *name, char **args, int in_fd, unsigned timeout_ms,
+	    struct sbuf *out, struct run_result *resp)
+{
+	char *argv[32], line[200], srv[200] = "";
+	struct run_result own, *res = resp ? resp : &own;
+	int n = 0;
+	argv[n++] = SELF;
+	argv[n++] = "runas";
+	argv[n++] = (char *)pg->user;
+	for (; *args && n < 31; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	sb_free(out);
+	if (run_capture_in(argv, in_fd, out, timeout_ms, res) < 0)
+		return wl_fail(c, "unable to run %s: %s", argv[3], strerror(errno));
+	if (res->dropped)
+		wl_warn(c, "%s printed %llu bytes past what is kept", name, res->dropped);
+	if (res->timed_out)
+		return wl_fail(c, "%s did not finish in %u s", name, timeout_ms / 1000);
+	if (WIFEXITED(res->status) && WEXITSTATUS(res->status) == 0)
+		return 0;
+	if (pg->started)
+		server_says(pg, srv, sizeof srv);
+	if (error_line(out->s, line, sizeof line))
+		return wl_fail(c, "%s: %s%s%s", name, line, srv[0] ? "; the server: " : "", srv);
+	return wl_tool_failed(c, name, res, out, "");
+}
+
+/* postmaster.pid: line 1 the postmaster's pid, line 7 "shmkey shmid",
+ * line 8 its state ("ready" once it takes connections) */
+static int pidfile_line(int dirfd, int want, char *out, size_t len)
+{
+	int fd = openat(dirfd, "postmaster.pid", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char *t, *l;
+	struct stat st;
+	out[0] = 0;
+	if (fd < 0)
+		return -1;
+	t = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read_fd(fd, 4096, NULL) : NULL;
+	close(fd);
+	if (!t)
+		return -1;
+	l = t;
+	for (int i = 1; i < want && l; i++)
+		if ((l = strchr(l, '\n')))
+			l++;
+	if (l)
+		snprintf(out, len, "%.*s", (int)strcspn(l, "\n"), l);
+	free(t);
+	return l ? 0 : -1;
+}
+
+static int server_ready(const struct pg *pg)
+{
+	char state[32];
+	int fd = open(pg->data, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ready;
+	if (fd < 0)
+		return 0;
+	ready = pidfile_line(fd, 8, state, sizeof state) == 0 && !strncmp(state, "ready", 5);
+	close(fd);
+	return ready;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+		warn_sys("unable to remove %s", path);
+	return 0;
+}
+
+/* As root, without following a link: what a run made, gone. */
+static void remove_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The SysV segments of the user's that nothing holds any more: a killed
+ * server's main segment, and those its backends made (dynamic shared
+ * memory). From /proc/sysvipc/shm ("key shmid perms size cpid lpid nattch
+ * uid ..."). A running PostgreSQL keeps its segments attached, so an
+ * unattached one of the user's is no live server's. */
+static void remove_orphan_segments(uid_t uid)
+{
+	char *t = read_file("/proc/sysvipc/shm", NULL), *save = NULL;
+	int header = 1;
+	for (char *l = t ? strtok_r(t, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		long key, cpid, lpid, nattch;
+		unsigned long perms, size, owner;
+		int shmid;
+		if (header) {
+			header = 0;
+			continue;
+		}
+		if (sscanf(l, "%ld %d %lo %lu %ld %ld %ld %lu", &key, &shmid, &perms, &size, &cpid, &lpid, &nattch, &owner) ==
+			    8 && owner == uid && nattch == 0)
+			shmctl(shmid, IPC_RMID, NULL);
+	}
+	free(t);
+}
+
+/* A data directory a killed run left: its postmaster (still the user's
+ * postgres, when it lives), its shared memory segments, then the files. */
+static void sweep_one(const char *path, uid_t uid)
+{
+	char line[64], comm[64], proc[64];
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		long pid;
+		struct stat st;
+		if (pidfile_line(fd, 1, line, sizeof line) == 0 && (pid = atol(line)) > 1) {
+			char *t;
+			snprintf(proc, sizeof proc, "/proc/%ld/comm", pid);
+			t = read_file(proc, NULL);
+			snprintf(comm, sizeof comm, "%s", t ? t : "");
+			free(t);
+			snprintf(proc, sizeof proc, "/proc/%ld", pid);
+			if (!strncmp(comm, "postgres", 8) && stat(proc, &st) == 0 && st.st_uid == uid) {
+				kill((pid_t)pid, SIGKILL);
+				usleep(200000);	/* its segments detach as it goes */
+			}
+		}
+		close(fd);
+	}
+	remove_orphan_segments(uid);
+	remove_tree(path);
+}
+
+/* postgresql/ on the layout: made by root, 0755, never a link; the data
+ * directories of killed runs swept out of it. -1 with the reason. */
+static int prepare_top(struct wctx *c, struct pg *pg, uid_t uid)
+{
+	struct stat st;
+	int fd;
+	DIR *d;
+	struct dirent *e;
+	if (snprintf(pg->top, sizeof pg->top, "%s/postgresql", c->dir) >= (int)sizeof pg->top)
+		return wl_fail(c, "the layout's path is too long");
+	if (mkdir(pg->top, 0755) < 0 && errno != EEXIST)
+		return wl_fail(c, "unable to make %s: %s", pg->top, strerror(errno));
+	fd = open(pg->top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 022)) {
+		if (fd >= 0)
+			close(fd);
+		return wl_fail(c, "%s is not a directory of root's that only root may write to", pg->top);
+	}
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return wl_fail(c, "unable to read %s: %s", pg->top, strerror(errno));
+	}
+	while ((e = readdir(d))) {
+		char path[4500];
+		if (strncmp(e->d_name, "data.", 5))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", pg->top, e->d_name);
+		wl_warn(c, "swept %s, left by a run that was killed", e->d_name);
+		sweep_one(path, uid);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* A new directory for the user: made by root (mkdtemp), handed over by
+ * descriptor (no path to swap in between). */
+static int user_dir(struct wctx *c, char *tmpl, uid_t uid, gid_t gid)
+{
+	int fd;
+	if (!mkdtemp(tmpl))
+		return wl_fail(c, "unable to make %s: %s", tmpl, strerror(errno));
+	fd = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fchown(fd, uid, gid) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return wl_fail(c, "unable to give %s to the user: %s", tmpl, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+static int start_server(struct wctx *c, struct pg *pg)
+{
+	char *argv[12 + 2 * NSETTINGS], sets[NSETTINGS][160], why[200];
+	int n = 0, fd, st;
+	double until;
+	argv[n++] = SELF;
+	argv[n++] = "runas";
+	argv[n++] = (char *)pg->user;
+	argv[n++] = pg->bin[PG_POSTGRES];
+	argv[n++] = "-D";
+	argv[n++] = pg->data;
+	argv[n++] = "-k";
+	argv[n++] = pg->sock;
+	argv[n++] = "-c";
+	argv[n++] = "listen_addresses=";
+	for (size_t i = 0; i < NSETTINGS; i++) {
+		snprintf(sets[i], sizeof sets[i], "%s=%s", settings[i], wl_param(c, settings[i]));
+		argv[n++] = "-c";
+		argv[n++] = sets[i];
+	}
+	argv[n] = NULL;
+	fd = open(pg->log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return wl_fail(c, "unable to make %s: %s", pg->log, strerror(errno));
+	pg->server = spawn_here(argv, fd);
+	close(fd);
+	if (pg->server < 0)
+		return wl_fail(c, "unable to start %s: %s", pg->bin[PG_POSTGRES], strerror(errno));
+	until = mono_now() + PG_START_S;
+	while (!server_ready(pg)) {
+		if (child_exited(pg->server, &st) != 0) {
+			pg->server = -1;
+			server_says(pg, why, sizeof why);
+			return wl_fail(c, "the server did not start: %s", why[0] ? why : "(nothing in its log)");
+		}
+		if (mono_now() > until) {
+			server_says(pg, why, sizeof why);
+			return wl_fail(c, "the server was not ready in %d s: %s", PG_START_S, why);
+		}
+		usleep(50000);
+	}
+	pg->started = 1;
+	return 0;
+}
+
+/* Immediate shutdown (SIGQUIT): the data is thrown away, a checkpoint
+ * would only cost time; SIGKILL after PG_STOP_S. */
+static void stop_server(struct pg *pg)
+{
+	int st;
+	double until = mono_now() + PG_STOP_S;
+	if (pg->server <= 0)
+		return;
+	kill(pg->server, SIGQUIT);
+	while (child_exited(pg->server, &st) == 0 && mono_now() < until)
+		usleep(50000);
+	if (child_exited(pg->server, &st) == 0)
+		stop_child(pg->server, 1000, &st);
+	pg->server = -1;
+}
+
+
+int pg_sql(struct wctx *c, struct pg *pg, const char *sql, unsigned timeout_ms, struct sbuf *out)
+{
+	char *a[] = { pg->bin[PG_PSQL], "-X", "-v", "ON_ERROR_STOP=1", "-h", pg->sock, "-U", "postgres", "-At",
+		      "-c", (char *)sql, "postgres", NULL };
+	return pg_tool(c, pg, "psql", a, -1, timeout_ms, out, NULL);
+}
+
+/* Which PostgreSQL ran, into details.software: the layer's build line
+ * when bindir is the layer's (a rebuilt layer is another experiment),
+ * else what the server says it is and where it was. */
+static int name_software(struct wctx *c, struct pg *pg)
+{
+	char text[400];
+	if (!strcmp(wl_param(c, "bindir"), PG_LAYER_BIN)) {
+		struct layer ly;
+		int dfd = open(LAYERS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int rc = dfd >= 0 ? layer_read(dfd, PG_LAYER, &ly) : -1;
+		if (dfd >= 0)
+			close(dfd);
+		if (rc < 0)
+			return wl_fail(c, "%s/%s does not name the layer's build (a package, version and build key)",
+				       LAYERS_DIR, PG_LAYER);
+		snprintf(text, sizeof text, "%s %s %s", ly.package, ly.version, ly.build);
+	} else {
+		struct sbuf out = { 0 };
+		char *a[] = { pg->bin[PG_POSTGRES], "--version", NULL };
+		if (pg_tool(c, pg, "postgres --version", a, -1, 30000, &out, NULL) < 0) {
+			sb_free(&out);
+			return -1;
+		}
+		snprintf(text, sizeof text, "%.*s at %s", (int)strcspn(out.s ? out.s : "", "\n"), out.s ? out.s : "",
+			 wl_param(c, "bindir"));
+		sb_free(&out);
+	}
+	jw_obj(&c->details, "software");
+	jw_str(&c->details, "postgresql", text);
+	jw_obj_end(&c->details);
+	return 0;
+}
+
+static int check_params(struct wctx *c, struct pg *pg, long long clients)
+{
+	const char *bindir = wl_param(c, "bindir"), *mc = wl_param(c, "max_connections");
+	unsigned long long maxconn;
+	struct passwd *pw;
+	for (size_t i = 0; i < NSETTINGS; i++)
+		if (!plain_value(wl_param(c, settings[i])))
+			return wl_fail(c, "%s=\"%.60s\": a value of letters, digits and . _ - (at most 64)", settings[i],
+				       wl_param(c, settings[i]));
+	/* the clients' connections, and the server's own few besides */
+	maxconn = strspn(mc, "0123456789") == strlen(mc) ? strtoull(mc, NULL, 10) : 0;
+	if (maxconn && (unsigned long long)clients + 3 > maxconn)
+		return wl_fail(c, "clients=%lld: max_connections=%llu leaves room for %llu", clients, maxconn,
+			       maxconn > 3 ? maxconn - 3 : 0);
+	for (size_t i = 0; i < PG_NBIN; i++) {
+		if (snprintf(pg->bin[i], sizeof pg->bin[i], "%s/%s", bindir, bin_names[i]) >= (int)sizeof pg->bin[i])
+			return wl_fail(c, "bindir: path too long");
+		if (access(pg->bin[i], X_OK) != 0)
+			return wl_fail(c, "unable to execute %s (%s)%s", pg->bin[i], strerror(errno),
+				       !strcmp(bindir, PG_LAYER_BIN) ? ": this boot has no PostgreSQL layer "
+				       "(scripts/boot-qemu --layer postgresql)" : "");
+	}
+	if (!(pw = getpwnam(pg->user)) || pw->pw_uid == 0 || pw->pw_gid == 0)
+		return wl_fail(c, "user=%s: %s", pg->user,
+			       pw ? "root or root's group: PostgreSQL refuses root" : "no such user");
+	pg->uid = pw->pw_uid;
+	pg->gid = pw->pw_gid;
+	return 0;
+}
+
+int pg_open(struct wctx *c, struct pg *pg, long long clients)
+{
+	struct sbuf out = { 0 }, q = { 0 };
+	int rc = -1;
+	memset(pg, 0, sizeof *pg);
+	pg->server = -1;
+	pg->user = wl_param(c, "user");
+	if (!c->dir)
+		return wl_fail(c, "%s needs a layout with a filesystem (the server's data directory)", c->w->name);
+	if (check_params(c, pg, clients) < 0 || name_software(c, pg) < 0 || prepare_top(c, pg, pg->uid) < 0)
+		return -1;
+	snprintf(pg->data, sizeof pg->data, "%s/data.XXXXXX", pg->top);
+	snprintf(pg->sock, sizeof pg->sock, "/tmp/bootbench-pg.XXXXXX");
+	pg->made_data = user_dir(c, pg->data, pg->uid, pg->gid) == 0;
+	if (!pg->made_data)
+		return -1;
+	pg->made_sock = user_dir(c, pg->sock, pg->uid, pg->gid) == 0;
+	if (!pg->made_sock)
+		return -1;
+	snprintf(pg->log, sizeof pg->log, "%s/server.log", pg->sock);
+	{
+		char *a[] = { pg->bin[PG_INITDB], "-D", pg->data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+			      "--locale=C", "--no-sync", NULL };
+		if (pg_tool(c, pg, "initdb", a, -1, 300000, &out, NULL) < 0)
+			goto out;
+	}
+	if (start_server(c, pg) < 0)
+		goto out;
+	/* what is in force, beside what was asked */
+	sb_puts(&q, "select name || '=' || current_setting(name) from pg_settings where name in ('server_version'");
+	for (size_t i = 0; i < NSETTINGS; i++)
+		sb_printf(&q, ",'%s'", settings[i]);
+	sb_puts(&q, ") order by name");
+	if (pg_sql(c, pg, q.s, 60000, &out) < 0)
+		goto out;
+	jw_obj(&c->details, "settings");
+	for (char *l = out.s, *nl; l && *l; l = nl) {
+		char *eq;
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl++ = 0;
+		if ((eq = strchr(l, '=')) && eq - l < 40) {
+			*eq = 0;
+			jw_str(&c->details, l, eq + 1);
+		}
+	}
+	jw_obj_end(&c->details);
+	rc = 0;
+out:
+	sb_free(&q);
+	sb_free(&out);
+	return rc;
+}
+
+void pg_close(struct pg *pg)
+{
+	stop_server(pg);
+	/* as root: the user's processes are gone, nothing can move these now */
+	if (pg->made_data)
+		sweep_one(pg->data, pg->uid);
+	if (pg->made_sock)
+		remove_tree(pg->sock);
+	pg->made_data = pg->made_sock = 0;
+}
+
+/* utime, stime, cutime, cstime of /proc/PID/stat (fields 14-17), in ticks;
+ * the parent's pid (field 4) into *ppid. -1 when it is gone. */
+static int proc_times(long pid, unsigned long long t[4], long *ppid)
+{
+	char path[64], *s, *p;
+	int rc = -1;
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if (!(s = read_file(path, NULL)))
+		return -1;
+	/* past the command's ")" (it may hold blanks and parentheses) */
+	if ((p = strrchr(s, ')')) &&
+	    sscanf(p + 1, " %*c %ld %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu %llu %llu", ppid, &t[0], &t[1], &t[2],
+		   &t[3]) == 5)
+		rc = 0;
+	free(s);
+	return rc;
+}
+
+/* Call fn for each live child of the server. */
+static void each_child(const struct pg *pg, void (*fn)(long pid, const unsigned long long t[4], void *), void *arg)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		unsigned long long t[4];
+		long pid = atol(e->d_name), ppid;
+		if (pid > 0 && proc_times(pid, t, &ppid) == 0 && ppid == pg->server)
+			fn(pid, t, arg);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void add_times(long pid, const unsigned long long t[4], void *arg)
+{
+	unsigned long long *sum = arg;
+	(void)pid;
+	sum[0] += t[0];
+	sum[1] += t[1];
+}
+
+int pg_server_cpu(const struct pg *pg, double *user_s, double *sys_s)
+{
+	unsigned long long t[4], sum[2] = { 0, 0 };
+	long ppid, hz = sysconf(_SC_CLK_TCK);
+	if (pg->server <= 0 || proc_times(pg->server, t, &ppid) < 0)
+		return -1;
+	sum[0] = t[0] + t[2];
+	sum[1] = t[1] + t[3];
+	each_child(pg, add_times, sum);
+	*user_s = (double)sum[0] / (double)(hz > 0 ? hz : 100);
+	*sys_s = (double)sum[1] / (double)(hz > 0 ? hz : 100);
+	return 0;
+}
+
+/* A client's backend: with listen_addresses empty, every one is "[local]"
+ * in its process title. */
+static void count_backend(long pid, const unsigned long long t[4], void *arg)
+{
+	char path[64], *s;
+	size_t len = 0;
+	(void)t;
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	if ((s = read_file(path, &len))) {
+		if (memmem(s, len, "[local]", 7))
+			++*(int *)arg;
+		free(s);
+	}
+}
+
+void pg_backends_gone(const struct pg *pg, unsigned ms)
+{
+	double until = mono_now() + ms / 1000.0;
+	for (;;) {
+		int n = 0;
+		each_child(pg, count_backend, &n);
+		if (!n || mono_now() > until)
+			return;
+		usleep(20000);
+	}
+}

@@ -1,0 +1,84 @@
+/*
+ * pg.h - not a workload: the PostgreSQL server the PostgreSQL workloads
+ * (pgbench, pgimport, dbt2) each start on the layout for a run, and the
+ * way they run PostgreSQL's programs against it (docs/postgresql.md).
+ *
+ * In the appliance the programs come from the PostgreSQL layer
+ * (rootfs/recipes/postgresql-15.sh; a boot carries it with boot-qemu
+ * --layer postgresql); on a host, bindir= points at any PostgreSQL 15
+ * (Debian's /usr/lib/postgresql/15/bin). PostgreSQL refuses to run as
+ * root: every PostgreSQL program runs through `bootbench runas USER`
+ * (cmd/runas.c: that user, a clean environment, SIGKILL when the workload
+ * dies), while the workload itself stays root and owns the directory it
+ * works in, so that nothing the user runs can point root's chown or
+ * removal elsewhere, and so that it can clean up after a killed run.
+ */
+#ifndef BB_PG_H
+#define BB_PG_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "proc.h"
+#include "workload.h"
+
+#define PG_LAYER_BIN "/opt/postgresql/bin"
+#define PG_LAYER "postgresql"	/* its build line: LAYERS_DIR/postgresql */
+
+/* The parameters every PostgreSQL workload takes: where the programs are,
+ * the user, and the server settings (passed with -c, read back). */
+#define PG_SERVER_PARAMS \
+	{ "bindir", PG_LAYER_BIN, "where postgres, initdb, psql and pgbench are (the layer's, or a host's)" }, \
+	{ "user", "postgres", "the user the server and its clients run as (PostgreSQL refuses root)" }, \
+	{ "shared_buffers", "32MB", "server setting" }, \
+	{ "synchronous_commit", "on", "server setting" }, \
+	{ "wal_sync_method", "fdatasync", "server setting" }, \
+	{ "checkpoint_timeout", "300", "server setting, seconds" }, \
+	{ "max_wal_size", "1GB", "server setting" }, \
+	{ "max_connections", "20", "server setting" }
+
+enum { PG_POSTGRES, PG_INITDB, PG_PSQL, PG_PGBENCH, PG_NBIN };
+
+struct pg {
+	const char *user;
+	uid_t uid;
+	gid_t gid;
+	char bin[PG_NBIN][4200];
+	/* the run's data directory under postgresql/ on the layout; the
+	 * socket, the server's log and the workload's own files in a short
+	 * private directory in /tmp (a socket path has 107 bytes; in the
+	 * appliance /tmp is RAM, not the layout under test) */
+	char top[4200], data[4300], sock[64], log[128];
+	pid_t server;
+	int started;		/* the server was up: its log may say why a tool failed */
+	int made_data, made_sock;	/* what pg_close removes */
+};
+
+/* Check bindir, user and the settings (room for `clients` connections),
+ * sweep what killed runs left, initdb, start the server and wait until it
+ * takes connections; record the settings in force (details.settings) and
+ * which PostgreSQL build ran (details.software: the layer's build line,
+ * or `postgres --version` and bindir on a host). 0, or -1 with the reason
+ * (PostgreSQL's own error line when it gave one). pg_close always. */
+int pg_open(struct wctx *c, struct pg *pg, long long clients);
+/* Stop the server (immediate shutdown: the data is thrown away) and
+ * remove the run's directories. */
+void pg_close(struct pg *pg);
+
+/* Run one of PostgreSQL's programs as the user (args[0] a full path),
+ * stdin from in_fd (-1: /dev/null), output into out: 0, or -1 with the
+ * program's own error line, and the server's when it was up. res (may be
+ * NULL) gets the wait status, the wall time and the program's rusage. */
+int pg_tool(struct wctx *c, struct pg *pg, const char *name, char **args, int in_fd, unsigned timeout_ms,
+	    struct sbuf *out, struct run_result *res);
+/* psql -At -c SQL against the server's postgres database. */
+int pg_sql(struct wctx *c, struct pg *pg, const char *sql, unsigned timeout_ms, struct sbuf *out);
+
+/* The CPU the server has used so far, in seconds: the postmaster, the
+ * processes it has reaped (backends that ended) and those alive. */
+int pg_server_cpu(const struct pg *pg, double *user_s, double *sys_s);
+/* Wait (up to ms) until the server has no client backend left (a client
+ * that ended: its backend ends and is reaped just after). */
+void pg_backends_gone(const struct pg *pg, unsigned ms);
+
+#endif
