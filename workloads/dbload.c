@@ -32,28 +32,6 @@ static void cpu(double *user, double *sys)
 	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* The next transaction's text: BEGIN, up to txn INSERTs, COMMIT; or, with
- * txn 0, a single statement in autocommit (psql's default). 0 at the end. */
-static int next_chunk(struct sqlgen *g, long long txn, struct sbuf *sb)
-{
-	long long n = 0;
-	sb_reset(sb);
-	if (txn)
-		sb_puts(sb, "BEGIN;\n");
-	while (n < (txn ? txn : 1) && sqlgen_next(g, sb))
-		n++;
-	if (!n)
-		return 0;
-	if (txn)
-		sb_puts(sb, "COMMIT;\n");
-	return 1;
-}
-
-static void header(struct sbuf *sb, unsigned long long seed, long long rows)
-{
-	sb_printf(sb, "-- bootbench dbload schema (seed %llu, rows %lld)\n", seed, rows);
-}
-
 static int emit(struct wctx *c, const char *path, unsigned long long seed, long long rows, long long txn)
 {
 	struct sqlgen g;
@@ -62,7 +40,7 @@ static int emit(struct wctx *c, const char *path, unsigned long long seed, long 
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return wl_fail(c, "unable to create %s: %s", path, strerror(errno));
-	header(&sb, seed, rows);
+	sqlgen_header(&sb, seed, rows);
 	sqlgen_schema(&sb);
 	sb_puts(&sb, "-- data\n");
 	sqlgen_init(&g, seed, rows);
@@ -74,7 +52,7 @@ static int emit(struct wctx *c, const char *path, unsigned long long seed, long 
 			return wl_fail(c, "unable to write %s: %s", path, strerror(e));
 		}
 		bytes += sb.len;
-	} while (next_chunk(&g, txn, &sb));
+	} while (sqlgen_chunk(&g, txn, &sb));
 	sb_free(&sb);
 	if (close(fd) < 0)
 		return wl_fail(c, "unable to write %s: %s", path, strerror(errno));
@@ -162,7 +140,7 @@ static int dbload_run(struct wctx *c)
 	cpu(&u0, &s0);
 	for (;;) {
 		double a = mono_now();
-		if (!next_chunk(&g, txn, &sb))
+		if (!sqlgen_chunk(&g, txn, &sb))
 			break;
 		gen += mono_now() - a;
 		if (sqlite3_exec(db, sb.s, NULL, NULL, &msg) != SQLITE_OK) {

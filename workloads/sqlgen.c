@@ -185,3 +185,23 @@ long long sqlgen_meminfo_kb(const char *text, const char *key)
 			return strtoll(p + kl + 1, NULL, 10);
 	return -1;
 }
+
+int sqlgen_chunk(struct sqlgen *g, long long txn, struct sbuf *sb)
+{
+	long long n = 0;
+	sb_reset(sb);
+	if (txn)
+		sb_puts(sb, "BEGIN;\n");
+	while (n < (txn ? txn : 1) && sqlgen_next(g, sb))
+		n++;
+	if (!n)
+		return 0;
+	if (txn)
+		sb_puts(sb, "COMMIT;\n");
+	return 1;
+}
+
+void sqlgen_header(struct sbuf *sb, unsigned long long seed, long long rows)
+{
+	sb_printf(sb, "-- bootbench dbload schema (seed %llu, rows %lld)\n", seed, rows);
+}

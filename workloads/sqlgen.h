@@ -32,6 +32,13 @@ void sqlgen_schema(struct sbuf *sb);
 /* Appends the next INSERT (one line, ending ";\n"); 0 once all are out. */
 int sqlgen_next(struct sqlgen *g, struct sbuf *sb);
 
+/* The next transaction's text into sb (reset first): BEGIN, up to txn
+ * INSERTs, COMMIT; or, with txn 0, one statement in autocommit (psql's
+ * default). 0 at the end. dbload and pgimport import these very bytes. */
+int sqlgen_chunk(struct sqlgen *g, long long txn, struct sbuf *sb);
+/* The comment line that starts an import's text. */
+void sqlgen_header(struct sbuf *sb, unsigned long long seed, long long rows);
+
 /* xorshift64* (Vigna): small, fast, the same everywhere. */
 uint64_t sqlgen_rand(uint64_t *s);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pgbench workload as the appliance runs it: the userland with the
+# The PostgreSQL workloads (pgbench, pgimport) as the appliance runs them: the userland with the
 # PostgreSQL layer on top, in a chroot of the test's own (nothing of the
 # host's PostgreSQL or libraries reachable), bootbench run pgbench as PID 1
 # would: initdb as the userland's postgres user, the server on a socket,
@@ -12,17 +12,16 @@
 S=$B/userland-stage PGS=$B/postgresql-stage
 [ -x "$S/bin/bootbench" ] && [ -x "$PGS/opt/postgresql/bin/postgres" ] || skip_all "userland or postgresql layer not built (run make)"
 [ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip_all "needs root and unshare"
-plan 12
+plan 17
 R=$T/root
 mkdir -p "$R" && cp -a "$S/." "$R/" && cp -a "$PGS/." "$R/"
 mkdir -p "$R/w" && chmod 755 "$R/w"
 # run NAME ARGS...: bootbench run pgbench in the chroot, JSON to $T/NAME
+# (WORKLOAD=pgimport run NAME ARGS...: another workload)
 run() {
 	local name=$1; shift
-	unshare --mount --pid --fork --propagation private sh -c '
-		R=$1; shift
-		mount -t proc proc "$R/proc"; mount -t tmpfs tmp "$R/tmp"; mount --bind /dev "$R/dev"
-		chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 "$@"' sh "$R" "$@" > "$T/$name" 2> "$T/$name.err"
+	rootfs/chroot-run "$R" 'chroot "$R" /bin/bootbench run "$@"' "${WORKLOAD:-pgbench}" --dir /w --timeout 120 "$@" \
+		> "$T/$name" 2> "$T/$name.err"
 	jq -c '.data | {status, reason, m: [.metrics[]? | "\(.name)=\(.value) \(.unit) \(.better)"], d: .details}' "$T/$name" 2>/dev/null |
 		cut -c1-600 | sed "s/^/# $name: /"
 }
@@ -64,17 +63,34 @@ is "$(jq -r .data.reason "$T/many")" "clients=30: max_connections=20 leaves room
 shm70() { awk 'NR > 1 && $8 == 70' /proc/sysvipc/shm | wc -l; }
 before=$(shm70)
 # both in one PID namespace: postmaster.pid's pid is the killed server's there
-unshare --mount --pid --fork --propagation private sh -c '
-	R=$1 T=$2
-	mount -t proc proc "$R/proc"; mount -t tmpfs tmp "$R/tmp"; mount --bind /dev "$R/dev"
-	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 5 duration=60 warmup=0 > "$T/killed" 2>/dev/null
+rootfs/chroot-run "$R" '
+	T=$1
+	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 5 duration=60 warmup=0 > "$T/killed" 2>/dev/null || :
 	ls -A "$R/w/postgresql" > "$T/killed.left"
 	awk "NR > 1 && \$8 == 70" /proc/sysvipc/shm > "$T/killed.shm"
-	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 duration=1 warmup=0 > "$T/after" 2>/dev/null' sh "$R" "$T"
+	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 duration=1 warmup=0 > "$T/after" 2>/dev/null' "$T"
 left=$(wc -l < "$T/killed.left") shm=$(( $(wc -l < "$T/killed.shm") - before ))
 jq -c '.data | {status, reason, warnings}' "$T/killed" "$T/after" | sed 's/^/# killed, then: /'
 is "$(jq -r .data.status "$T/killed"):$left" "timeout:1" "a run killed at its timeout leaves its data directory (and $shm shared memory segments)"
 ok "the next run sweeps it: its warning says so, no data directory and no segment of the user's are left" \
 	sh -c "jq -e '.data.status == \"ok\" and ([.data.warnings[] | select(test(\"^swept data\\\\.\"))] | length == 1)' '$T/after' >/dev/null &&
 		[ \$(ls -A '$R/w/postgresql' | wc -l) = 0 ] && [ \$(awk 'NR > 1 && \$8 == 70' /proc/sysvipc/shm | wc -l) -le $before ]"
+
+# pgimport: `time psql < schema.sql; time psql < data.sql`, dbload's text
+WORKLOAD=pgimport run import rows=3000 txn=100
+ok "pgimport: real, user, sys of psql and the server's CPU for each step, in s, lower is better" \
+	jqe '.data.status == "ok" and ([.data.metrics[] | select(.unit == "s" and .better == "lower" and .value >= 0
+		and (.name | test("^(schema|data)_(real|user|sys|server_user|server_sys)_s$")))] | length == 10)
+		and ([.data.metrics[] | select(.name == "data_real_s")][0].value > 0)' "$T/import"
+rootfs/chroot-run "$R" 'chroot "$R" /bin/bootbench run dbload --dir /w rows=3000 txn=100 emit_sql=/w/dbload.sql' > /dev/null 2>&1
+want=$(for t in customers items orders order_lines; do printf '%s=%s ' $t "$(grep -c "^INSERT INTO $t " "$R/w/dbload.sql")"; done)
+got=$(jq -r '.data.details.rows | "customers=\(.customers) items=\(.items) orders=\(.orders) order_lines=\(.order_lines) "' "$T/import")
+is "$got" "$want" "... the rows read back with psql are the rows of dbload's text for the same seed"
+is "$(jq -r '.data.details | "\(.indexes) \(.schema_bytes + 8 + .data_bytes)"' "$T/import")" "10 $(stat -c %s "$R/w/dbload.sql")" \
+	"... 10 indexes read back (4 primary keys, 1 unique, 5 secondary), and the very bytes dbload emits (schema, '-- data', data)"
+WORKLOAD=pgimport run import0 rows=300 txn=0 seed=7
+ok "txn=0 (every INSERT its own transaction, as a plain data.sql) imports too" \
+	jqe '.data.status == "ok" and .data.details.rows.order_lines == 300' "$T/import0"
+WORKLOAD=pgimport run badrows rows=0
+is "$(jq -r .data.reason "$T/badrows")" "rows=0: expected 1..100000000" "rows=0: refused before a server starts"
 done_testing
