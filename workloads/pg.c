@@ -16,8 +16,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -559,4 +561,155 @@ void pg_backends_gone(const struct pg *pg, unsigned ms)
 			return;
 		usleep(20000);
 	}
+}
+
+/* ---- pgbench as a driver: pgbench and dbt2 ---- */
+
+#define PG_RATE_GUESS 100000	/* tx/s assumed when no warmup measured it */
+
+double pg_field(const char *text, const char *key, const char *also)
+{
+	size_t k = strlen(key);
+	for (const char *l = text; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		if (n > k && !strncmp(l, key, k) && (!also || memmem(l, n, also, strlen(also)))) {
+			char *end;
+			double v;
+			errno = 0;
+			v = strtod(l + k, &end);
+			return errno || end == l + k ? NAN : v;
+		}
+		l += n + (l[n] == '\n');
+	}
+	return NAN;
+}
+
+/* The share of transactions pgbench logs (--sampling-rate): all of them
+ * unless that would pass `lines` at the rate the warmup ran, with room
+ * (or, without a warmup, at PG_RATE_GUESS). */
+static double sampling_rate(double warm_tps, unsigned long long dur, long long lines)
+{
+	double expect = (isfinite(warm_tps) && warm_tps > 0 ? warm_tps * 1.5 : PG_RATE_GUESS) * (double)dur;
+	return expect <= (double)lines ? 1.0 : (double)lines / expect;
+}
+
+int pg_pgbench(struct wctx *c, struct pg *pg, char **args, unsigned long long dur, unsigned long long warm,
+	       long long lines, struct sbuf *out, double *share)
+{
+	char ds[24], ws[24], tlog[128], rate[40];
+	double warm_tps = NAN;
+	snprintf(tlog, sizeof tlog, "--log-prefix=%s/pgb", pg->sock);
+	snprintf(ds, sizeof ds, "%llu", dur);
+	snprintf(ws, sizeof ws, "%llu", warm);
+	*share = 1;
+	for (int measured = warm ? 0 : 1; measured < 2; measured++) {
+		/* the warmup, then the measured run with its transaction log */
+		char *a[48];
+		int n = 0;
+		a[n++] = pg->bin[PG_PGBENCH];
+		a[n++] = "-h";
+		a[n++] = pg->sock;
+		a[n++] = "-U";
+		a[n++] = "postgres";
+		/* -n: no vacuum and no truncation of pgbench_history before the
+		 * run, so the measured run starts where the warmup left off */
+		a[n++] = "-n";
+		a[n++] = "-T";
+		a[n++] = measured ? ds : ws;
+		for (char **p = args; *p && n < 40; p++)
+			a[n++] = *p;
+		if (measured) {
+			a[n++] = "-l";
+			a[n++] = tlog;
+			*share = sampling_rate(warm_tps, dur, lines);
+			if (*share < 1) {
+				snprintf(rate, sizeof rate, "--sampling-rate=%.6f", *share);
+				a[n++] = rate;
+			}
+		}
+		a[n++] = "postgres";
+		a[n] = NULL;
+		if (pg_tool(c, pg, measured ? "pgbench" : "pgbench (warmup)", a, -1,
+			    (unsigned)((measured ? dur : warm) + 120) * 1000, out, NULL) < 0)
+			return -1;
+		if (!measured)
+			warm_tps = pg_field(out->s, "tps = ", "without initial connection time");
+	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+double pg_rank(const struct pg_lat *l, unsigned pct)
+{
+	size_t k = (l->n * pct + 99) / 100;
+	return l->n ? l->v[k ? k - 1 : 0] / 1000.0 : NAN;
+}
+
+void pg_lat_free(struct pg_lat *lat, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(lat[i].v);
+		lat[i].v = NULL;
+		lat[i].n = 0;
+	}
+}
+
+int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_lat *lat, int nscripts)
+{
+	DIR *d = opendir(pg->sock);
+	struct dirent *e;
+	size_t cap[PG_MAX_SCRIPTS] = { 0 }, kept = 0, dropped = 0, other = 0, all = 0;
+	if (!d)
+		return wl_fail(c, "unable to read %s: %s", pg->sock, strerror(errno));
+	while ((e = readdir(d))) {
+		char path[400], line[256];
+		FILE *f;
+		if (strncmp(e->d_name, "pgb.", 4))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", pg->sock, e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (fgets(line, sizeof line, f)) {
+			unsigned long client, tx, us, script;
+			struct pg_lat *l;
+			int k = sscanf(line, "%lu %lu %lu %lu", &client, &tx, &us, &script);
+			if (k < 3) {
+				other++;	/* failed, skipped */
+				continue;
+			}
+			if (k < 4 || script >= (unsigned long)nscripts) {
+				other++;	/* not a script this run has */
+				continue;
+			}
+			if (kept >= max) {
+				dropped++;
+				continue;
+			}
+			l = &lat[script];
+			if (l->n == cap[script]) {
+				cap[script] = cap[script] ? cap[script] * 2 : 4096;
+				l->v = xrealloc(l->v, cap[script] * sizeof *l->v);
+			}
+			l->v[l->n++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+			kept++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	if (dropped)
+		wl_warn(c, "%zu transaction latencies past the first %zu were not kept for the percentiles", dropped,
+			max);
+	jw_int(&c->details, "log_failed_or_skipped", (long long)other);
+	for (int i = 0; i < nscripts; i++) {
+		all += lat[i].n;
+		qsort(lat[i].v, lat[i].n, sizeof *lat[i].v, cmp_u32);
+	}
+	if (!all)
+		return wl_fail(c, "pgbench's transaction log is empty");
+	return 0;
 }

@@ -16,6 +16,7 @@
 #ifndef BB_PG_H
 #define BB_PG_H
 
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -80,5 +81,35 @@ int pg_server_cpu(const struct pg *pg, double *user_s, double *sys_s);
 /* Wait (up to ms) until the server has no client backend left (a client
  * that ended: its backend ends and is reaped just after). */
 void pg_backends_gone(const struct pg *pg, unsigned ms);
+
+/* ---- pgbench as the driver (pgbench, dbt2) ---- */
+#define PG_MAX_SCRIPTS 8
+
+/* pgbench against the server: a warmup of `warm` seconds (none at 0),
+ * then `dur` seconds measured with its per-transaction log in the run's
+ * /tmp directory, sampled (--sampling-rate, into *share) so that it holds
+ * about `lines` at the warmup's rate. args: what else pgbench takes (-c,
+ * -j, -f ..., NULL-ended). out: the measured run's report. */
+int pg_pgbench(struct wctx *c, struct pg *pg, char **args, unsigned long long dur, unsigned long long warm,
+	       long long lines, struct sbuf *out, double *share);
+/* The number after key at the start of a line of pgbench's report; with
+ * also, only on a line that holds it too. NAN when there is none. */
+double pg_field(const char *text, const char *key, const char *also);
+
+/* Latencies of one script, in us, sorted. */
+struct pg_lat {
+	uint32_t *v;
+	size_t n;
+};
+/* The measured run's log ("client txno latency_us script epoch us",
+ * latency "failed" or "skipped" for those): latencies per script number
+ * into lat[0..nscripts-1], at most max in all (the rest counted in a
+ * warning); failed and skipped into details.log_failed_or_skipped. 0, or
+ * -1 when nothing was logged. */
+int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_lat *lat, int nscripts);
+/* The pct-th percentile (nearest rank, as oltp, nfsmix and cyclictest
+ * take theirs) in ms; NAN with no sample. */
+double pg_rank(const struct pg_lat *l, unsigned pct);
+void pg_lat_free(struct pg_lat *lat, int n);
 
 #endif

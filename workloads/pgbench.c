@@ -14,10 +14,8 @@
  * init_s.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +27,6 @@
 #include "workload.h"
 #include "xio.h"
 
-#define PG_RATE_GUESS 100000	/* tx/s assumed when no warmup measured it */
 
 static const struct wparam pgbench_params[] = {
 	{ "mode", "tpcb", "tpcb (pgbench's TPC-B-like script) or select (select-only)" },
@@ -42,101 +39,6 @@ static const struct wparam pgbench_params[] = {
 	{ NULL, NULL, NULL },
 };
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* nearest rank, as oltp, nfsmix and cyclictest take theirs */
-static double rank(const uint32_t *v, size_t n, unsigned pct)
-{
-	size_t k = (n * pct + 99) / 100;
-	return v[k ? k - 1 : 0] / 1000.0;
-}
-
-/* The per-transaction logs (pgbench -l: "client txno latency_us script
- * epoch us", latency "failed" or "skipped" for those): percentiles. */
-static int latencies(struct wctx *c, const struct pg *pg, size_t max, double *p50, double *p99, size_t *n)
-{
-	DIR *d = opendir(pg->sock);
-	struct dirent *e;
-	uint32_t *v = NULL;
-	size_t cap = 0, dropped = 0, other = 0;
-	*n = 0;
-	if (!d)
-		return wl_fail(c, "unable to read %s: %s", pg->sock, strerror(errno));
-	while ((e = readdir(d))) {
-		char path[400], line[256];
-		FILE *f;
-		if (strncmp(e->d_name, "pgb.", 4))
-			continue;
-		snprintf(path, sizeof path, "%s/%s", pg->sock, e->d_name);
-		if (!(f = fopen(path, "re")))
-			continue;
-		while (fgets(line, sizeof line, f)) {
-			unsigned long client, tx, lat;
-			if (sscanf(line, "%lu %lu %lu", &client, &tx, &lat) != 3) {
-				other++;	/* failed, skipped */
-				continue;
-			}
-			if (*n >= max) {
-				dropped++;
-				continue;
-			}
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 4096;
-				v = xrealloc(v, cap * sizeof *v);
-			}
-			v[(*n)++] = lat > UINT32_MAX ? UINT32_MAX : (uint32_t)lat;
-		}
-		fclose(f);
-	}
-	closedir(d);
-	if (dropped)
-		wl_warn(c, "%zu transaction latencies past the first %zu were not kept for the percentiles", dropped,
-			max);
-	jw_int(&c->details, "log_failed_or_skipped", (long long)other);
-	if (!*n) {
-		free(v);
-		return wl_fail(c, "pgbench's transaction log is empty");
-	}
-	qsort(v, *n, sizeof *v, cmp_u32);
-	*p50 = rank(v, *n, 50);
-	*p99 = rank(v, *n, 99);
-	free(v);
-	return 0;
-}
-
-/* The number after key at the start of a line of pgbench's report; with
- * also, only on a line that holds it too ("(without initial connection
- * time)": older pgbench printed another tps first). */
-static double field(const char *text, const char *key, const char *also)
-{
-	size_t k = strlen(key);
-	for (const char *l = text; l && *l;) {
-		size_t n = strcspn(l, "\n");
-		if (n > k && !strncmp(l, key, k) && (!also || memmem(l, n, also, strlen(also)))) {
-			char *end;
-			double v;
-			errno = 0;
-			v = strtod(l + k, &end);
-			return errno || end == l + k ? NAN : v;
-		}
-		l += n + (l[n] == '\n');
-	}
-	return NAN;
-}
-
-/* The share of transactions pgbench logs (--sampling-rate): all of them
- * unless that would pass `lines` at the rate the warmup ran, with room
- * (or, without a warmup, at PG_RATE_GUESS). */
-static double sampling_rate(double warm_tps, unsigned long long dur, long long lines)
-{
-	double expect = (isfinite(warm_tps) && warm_tps > 0 ? warm_tps * 1.5 : PG_RATE_GUESS) * (double)dur;
-	return expect <= (double)lines ? 1.0 : (double)lines / expect;
-}
-
 static int pgbench_run(struct wctx *c)
 {
 	struct pg pg;
@@ -145,9 +47,9 @@ static int pgbench_run(struct wctx *c)
 	long long scale = wl_param_int(c, "scale"), clients = wl_param_int(c, "clients");
 	long long lines = wl_param_int(c, "log_lines");
 	unsigned long long dur, warm;
-	char sc[24], cl[24], ds[24], ws[24], tlog[128], rate[32] = "";
-	double t0, init_s, tps, lat_mean, p50 = NAN, p99 = NAN, warm_tps = NAN, share = 1;
-	size_t samples = 0;
+	char sc[24], cl[24];
+	double t0, init_s, tps, lat_mean, p50, p99, share = 1;
+	struct pg_lat lat = { 0 };
 	int rc = -1;
 
 	if (scale < 0 || clients < 0 || lines < 0)
@@ -164,11 +66,8 @@ static int pgbench_run(struct wctx *c)
 			       wl_param(c, "duration"), wl_param(c, "warmup"), DURATION_HELP);
 	if (pg_open(c, &pg, clients) < 0)
 		goto out;
-	snprintf(tlog, sizeof tlog, "--log-prefix=%s/pgb", pg.sock);
 	snprintf(sc, sizeof sc, "%lld", scale);
 	snprintf(cl, sizeof cl, "%lld", clients);
-	snprintf(ds, sizeof ds, "%llu", dur);
-	snprintf(ws, sizeof ws, "%llu", warm);
 	t0 = mono_now();
 	{
 		/* no deadline of its own but the plan's: its time grows with scale */
@@ -177,56 +76,26 @@ static int pgbench_run(struct wctx *c)
 			goto out;
 	}
 	init_s = mono_now() - t0;
-	for (int measured = warm ? 0 : 1; measured < 2; measured++) {
-		/* the warmup, then the measured run with its transaction log */
-		char *a[24];
-		int n = 0;
-		a[n++] = pg.bin[PG_PGBENCH];
-		a[n++] = "-h";
-		a[n++] = pg.sock;
-		a[n++] = "-U";
-		a[n++] = "postgres";
-		/* -n: no vacuum and no truncation of pgbench_history before the
-		 * run, so the measured run starts where the warmup left off */
-		a[n++] = "-n";
-		a[n++] = "-c";
-		a[n++] = cl;
-		a[n++] = "-j";
-		a[n++] = cl;
-		a[n++] = "-T";
-		a[n++] = measured ? ds : ws;
-		if (!strcmp(mode, "select"))
-			a[n++] = "-S";
-		if (measured) {
-			a[n++] = "-l";
-			a[n++] = tlog;
-			share = sampling_rate(warm_tps, dur, lines);
-			if (share < 1) {
-				snprintf(rate, sizeof rate, "--sampling-rate=%.6f", share);
-				a[n++] = rate;
-			}
-		}
-		a[n++] = "postgres";
-		a[n] = NULL;
-		if (pg_tool(c, &pg, measured ? "pgbench" : "pgbench (warmup)", a, -1,
-			    (unsigned)((measured ? dur : warm) + 120) * 1000, &out, NULL) < 0)
+	{
+		char *a[] = { "-c", cl, "-j", cl, !strcmp(mode, "select") ? "-S" : NULL, NULL };
+		if (pg_pgbench(c, &pg, a, dur, warm, lines, &out, &share) < 0)
 			goto out;
-		if (!measured)
-			warm_tps = field(out.s, "tps = ", "without initial connection time");
 	}
-	tps = field(out.s, "tps = ", "without initial connection time");
-	lat_mean = field(out.s, "latency average = ", NULL);
+	tps = pg_field(out.s, "tps = ", "without initial connection time");
+	lat_mean = pg_field(out.s, "latency average = ", NULL);
 	if (!isfinite(tps) || !isfinite(lat_mean)) {
 		wl_fail(c, "pgbench printed no tps (without initial connection time) or latency average: %.120s",
 			out.s ? out.s : "");
 		goto out;
 	}
-	jw_num(&c->details, "transactions", field(out.s, "number of transactions actually processed: ", NULL));
-	jw_num(&c->details, "failed_transactions", field(out.s, "number of failed transactions: ", NULL));
+	jw_num(&c->details, "transactions", pg_field(out.s, "number of transactions actually processed: ", NULL));
+	jw_num(&c->details, "failed_transactions", pg_field(out.s, "number of failed transactions: ", NULL));
 	/* twice the lines asked: the warmup's rate was a guess */
-	if (latencies(c, &pg, (size_t)lines * 2, &p50, &p99, &samples) < 0)
+	if (pg_latency_log(c, &pg, (size_t)lines * 2, &lat, 1) < 0)
 		goto out;
-	jw_int(&c->details, "latency_samples", (long long)samples);
+	p50 = pg_rank(&lat, 50);
+	p99 = pg_rank(&lat, 99);
+	jw_int(&c->details, "latency_samples", (long long)lat.n);
 	jw_num(&c->details, "latency_sampling_rate", share);
 	jw_str(&c->details, "mode", mode);
 	wl_metric(c, "tps", tps, "tx/s", "higher");
@@ -237,6 +106,7 @@ static int pgbench_run(struct wctx *c)
 	rc = 0;
 out:
 	pg_close(&pg);
+	pg_lat_free(&lat, 1);
 	sb_free(&out);
 	return rc;
 }
