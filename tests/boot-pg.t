@@ -2,7 +2,7 @@
 # timeout: 900
 # PostgreSQL in QEMU on the generic and rt kernels (issue 19): a boot that
 # carries the PostgreSQL layer (boot-qemu --layer postgresql) runs pgbench
-# on an ext3 ramdisk, TPC-B-like and select-only: initdb as the userland's
+# on an ext3 ramdisk, TPC-B-like and select-only, pgimport and dbt2: initdb as the userland's
 # postgres user, the server started and stopped per run, figures with
 # units; a server that refuses a setting fails that run with PostgreSQL's
 # own message and the next workload runs; the boot record names the layer.
@@ -12,7 +12,7 @@ jqe() { jq -e "$@" >/dev/null; }
 KS=${KERNELS:-"debian-6.1-generic debian-6.1-rt"}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] && [ -f "$B/postgresql.cpio.gz" ] || skip_all "not built (run make)"
 set -- $KS
-N=5
+N=7
 plan $(($# * N + 1))
 cat > "$T/pg.plan" <<'P'
 plan pg-test
@@ -22,6 +22,8 @@ workload pgbench duration=5 warmup=1 clients=2
 workload pgbench mode=select duration=3 warmup=0 clients=2
 workload pgbench shared_buffers=64TB duration=1 warmup=0
 workload null
+workload pgimport rows=1000 txn=100
+workload dbt2 warehouses=1 customers=30 items=300 clients=2 duration=5 warmup=1
 P
 "$BB" plan check "$T/pg.plan" >/dev/null || { for i in $(seq 1 $(($# * N + 1))); do fail "the test plan does not parse"; done; exit 1; }
 booted=
@@ -35,7 +37,7 @@ for k in $KS; do
 	jq -c 'select(.type == "run") | .data' "$T/$k.all" > "$T/$k.runs"
 	jq -c '{w: .workload, p: .params.mode, s: .status, r: .reason, m: [.metrics[] | "\(.name)=\(.value)"], set: .details.settings}' "$T/$k.runs" |
 		cut -c1-400 | sed "s/^/# $k: /"
-	is "$(jq -r '.status' "$T/$k.runs" | tr '\n' ' ')" "ok ok failed ok " "$k: four runs; only the refused setting failed"
+	is "$(jq -r '.status' "$T/$k.runs" | tr '\n' ' ')" "ok ok failed ok ok ok " "$k: six runs; only the refused setting failed, the next ran"
 	all_true "$T/$k.runs" 'select(.workload == "pgbench" and .status == "ok") | ([.metrics[] | select(
 		(.name == "tps" and .unit == "tx/s" and .value > 0) or ((.name | test("^latency_(mean|p50|p99)_ms$")) and .unit == "ms")
 		or (.name == "init_s" and .unit == "s"))] | length == 5) and .details.settings.shared_buffers == "32MB"
@@ -44,6 +46,13 @@ for k in $KS; do
 		fail "$k: tpcb and select: tps, latencies and init time with units, the settings read back"
 	ok "$k: the refused setting: PostgreSQL's own message in the reason" \
 		jqe -s 'map(select(.status == "failed"))[0].reason | test("FATAL: +invalid value for parameter \"shared_buffers\"")' "$T/$k.runs"
+	ok "$k: pgimport: psql's and the server's times per step, the rows and 10 indexes read back" \
+		jqe -s 'map(select(.workload == "pgimport"))[0] | .details.rows.order_lines == 1000 and .details.indexes == 10
+			and ([.metrics[] | select(.unit == "s")] | length == 10)' "$T/$k.runs"
+	ok "$k: dbt2: new-order tpm and the five transactions' p90/p99, consistency holds, the run names the layer's build" \
+		jqe -s 'map(select(.workload == "dbt2"))[0] | ([.metrics[] | select((.name == "new_order_tpm" and .unit == "tx/min"
+			and .value > 0) or (.name | test("_p(90|99)_ms$")))] | length == 11) and (.details.consistency | all(. == 0))
+			and (.details.software.postgresql | startswith("postgresql-15 "))' "$T/$k.runs"
 	ok "$k: the boot record names the postgresql layer" \
 		jqe -s 'map(select(.type == "boot"))[0].data.layers.postgresql.package == "postgresql-15"' "$T/$k.all"
 	booted="$booted $k"
@@ -56,6 +65,6 @@ if [ $# -lt 2 ]; then
 fi
 "$BB" compare "$T/both.jsonl" > "$T/cmp" 2>&1
 sed 's/^/# /' "$T/cmp" | grep -i 'vs\|tps\|latency' | head -12
-ok "compare puts rt beside generic for pgbench's tps (both modes)" \
-	sh -c "[ \$(grep -c 'pgbench.*tps' '$T/cmp') -ge 2 ]"
+ok "compare puts rt beside generic for pgbench's tps (both modes) and dbt2's new-order tpm" \
+	sh -c "[ \$(grep -c 'pgbench.*tps' '$T/cmp') -ge 2 ] && grep -q 'dbt2.*new_order_tpm' '$T/cmp'"
 done_testing

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PostgreSQL workloads (pgbench, pgimport) as the appliance runs them: the userland with the
+# The PostgreSQL workloads (pgbench, pgimport, dbt2) as the appliance runs them: the userland with the
 # PostgreSQL layer on top, in a chroot of the test's own (nothing of the
 # host's PostgreSQL or libraries reachable), bootbench run pgbench as PID 1
 # would: initdb as the userland's postgres user, the server on a socket,
@@ -12,7 +12,7 @@
 S=$B/userland-stage PGS=$B/postgresql-stage
 [ -x "$S/bin/bootbench" ] && [ -x "$PGS/opt/postgresql/bin/postgres" ] || skip_all "userland or postgresql layer not built (run make)"
 [ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip_all "needs root and unshare"
-plan 17
+plan 21
 R=$T/root
 mkdir -p "$R" && cp -a "$S/." "$R/" && cp -a "$PGS/." "$R/"
 mkdir -p "$R/w" && chmod 755 "$R/w"
@@ -93,4 +93,23 @@ ok "txn=0 (every INSERT its own transaction, as a plain data.sql) imports too" \
 	jqe '.data.status == "ok" and .data.details.rows.order_lines == 300' "$T/import0"
 WORKLOAD=pgimport run badrows rows=0
 is "$(jq -r .data.reason "$T/badrows")" "rows=0: expected 1..100000000" "rows=0: refused before a server starts"
+
+# dbt2: the TPC-C-like mix from pgbench clients, then TPC-C's consistency checks
+WORKLOAD=dbt2 run dbt2 warehouses=2 customers=50 items=500 clients=3 duration=3 warmup=1
+ok "dbt2: new-order tpm (tx/min), the mix's tps, p90 and p99 of each of the five transactions (ms, lower)" \
+	jqe '.data.status == "ok" and ([.data.metrics[] | select(
+		(.name == "new_order_tpm" and .unit == "tx/min" and .better == "higher" and .value > 0) or
+		(.name == "tps" and .unit == "tx/s" and .better == "higher" and .value > 0) or
+		(.name == "load_s" and .unit == "s") or
+		((.name | test("^(new_order|payment|order_status|delivery|stock_level)_p(90|99)_ms$")) and .unit == "ms"
+			and .better == "lower" and .value > 0))] | length == 13)' "$T/dbt2"
+ok "... every transaction type ran, new-order and payment the most (45:43:4:4:4), none failed for good" \
+	jqe '.data.details.latency_samples as $s | ($s | to_entries | all(.value > 0)) and $s.new_order > 3 * $s.delivery
+		and $s.payment > 3 * $s.stock_level and .data.details.failed_transactions == 0' "$T/dbt2"
+ok "... TPC-C's consistency conditions hold after the run (5 checks, no row breaks one); sizes and memory recorded" \
+	jqe '(.data.details.consistency | length == 5 and all(. == 0)) and .data.details.db_bytes >= .data.details.db_bytes_loaded
+		and .data.details.mem_available_bytes > 0 and (.data.details.fits_in_memory | type == "boolean")' "$T/dbt2"
+WORKLOAD=dbt2 run dbt2bad warehouses=0
+is "$(jq -r .data.reason "$T/dbt2bad")" "warehouses=0 customers=300 items=10000 clients=4: expected 1..10000, 10..3000, 100..100000, 1..1000" \
+	"warehouses=0: refused before a server starts"
 done_testing

@@ -106,13 +106,13 @@ static void server_says(const struct pg *pg, char *out, size_t len)
 int pg_tool(struct wctx *c, struct pg *pg, const char *name, char **args, int in_fd, unsigned timeout_ms,
 	    struct sbuf *out, struct run_result *resp)
 {
-	char *argv[32], line[200], srv[200] = "";
+	char *argv[64], line[200], srv[200] = "";
 	struct run_result own, *res = resp ? resp : &own;
 	int n = 0;
 	argv[n++] = SELF;
 	argv[n++] = "runas";
 	argv[n++] = (char *)pg->user;
-	for (; *args && n < 31; args++)
+	for (; *args && n < 63; args++)
 		argv[n++] = *args;
 	argv[n] = NULL;
 	sb_free(out);

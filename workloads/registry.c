@@ -21,7 +21,7 @@ extern const struct workload wl_tcpbw, wl_http;
 extern const struct workload wl_stream, wl_hdparm, wl_bonnie;
 extern const struct workload wl_dbload, wl_oltp;
 extern const struct workload wl_fio, wl_perfbench, wl_cyclictest, wl_hackbench;
-extern const struct workload wl_nfsmix, wl_pgbench, wl_pgimport;
+extern const struct workload wl_nfsmix, wl_pgbench, wl_pgimport, wl_dbt2;
 
 const struct workload *const workload_table[] = {
 	&wl_null,
@@ -40,6 +40,7 @@ const struct workload *const workload_table[] = {
 	&wl_hackbench,
 	&wl_pgbench,
 	&wl_pgimport,
+	&wl_dbt2,
 	&wl_nfsmix,
 	NULL,
 };

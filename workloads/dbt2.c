@@ -1,0 +1,413 @@
+/*
+ * dbt2.c - a TPC-C-like OLTP mix on PostgreSQL, as OSDL's DBT-2 ran it:
+ * C client connections (pgbench, libpq's own driver, one process thread
+ * each) running the five TPC-C transactions as weighted scripts against
+ * a server started on the layout for the run (pg.c): new-order 45,
+ * payment 43, order-status 4, delivery 4, stock-level 4.
+ *
+ * Why pgbench drives it and not DBT-2's own driver: Debian ships no
+ * DBT-2, and pgbench is PostgreSQL's own libpq load generator with
+ * weighted scripts (-f FILE@WEIGHT), per-script reports, a per-transaction
+ * log with the script's number, and retries of deadlocks and
+ * serialization failures (--max-tries). The transactions are PL/pgSQL
+ * functions written here after the TPC-C specification's profiles (the
+ * specification is public; no DBT-2 code is used), one call per script,
+ * so a transaction is one round trip as DBT-2's stored-procedure mode
+ * made it. Stock rows a new-order touches are locked in item order, so
+ * concurrent new-orders do not deadlock.
+ *
+ * Scaled down for a boot: `warehouses` of 10 districts, `customers` per
+ * district (TPC-C: 3000) and `items` (TPC-C: 100,000). The load is made
+ * by the server itself (INSERT ... SELECT generate_series) and timed
+ * (load_s); then VACUUM ANALYZE and a CHECKPOINT, the warmup and the
+ * measured run. Figures: new_order_tpm (new-orders a minute: TPC-C's
+ * tpmC), tps of the mix, and p90 and p99 latency per transaction type.
+ * After the run, TPC-C's consistency conditions 1-4 (and order lines =
+ * the orders' counts) are checked with psql; a violation fails the run.
+ *
+ * Cached or not is the data against the memory: details has the
+ * database's size after the load and after the run, MemTotal and
+ * MemAvailable once loaded (page cache the data could have), and
+ * `fits_in_memory` (the database after the run against MemAvailable). A non-cached run is one booted
+ * with less memory than its data (boot-qemu --mem, or mem= on hardware):
+ * docs/postgresql.md. %memused, user/sys/iowait and the disk's IOPS are
+ * the counters every run records (sampled beside it).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg.h"
+#include "sqlgen.h"
+#include "units.h"
+#include "workload.h"
+#include "xio.h"
+
+enum { NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL, NTX };
+
+static const struct {
+	const char *name;
+	int weight;
+	const char *script;	/* pgbench's: -D warehouses, customers, items */
+} tx[NTX] = {
+	{ "new_order", 45,
+	  "\\set w random(1, :warehouses)\n\\set d random(1, 10)\n\\set c random(1, :customers)\n"
+	  "\\set n random(5, 15)\nselect new_order(:w, :d, :c, :n, :items);\n" },
+	{ "payment", 43,
+	  "\\set w random(1, :warehouses)\n\\set d random(1, 10)\n\\set c random(1, :customers)\n"
+	  "\\set a random(100, 500000)\nselect payment(:w, :d, :c, :a);\n" },
+	{ "order_status", 4,
+	  "\\set w random(1, :warehouses)\n\\set d random(1, 10)\n\\set c random(1, :customers)\n"
+	  "select order_status(:w, :d, :c);\n" },
+	{ "delivery", 4, "\\set w random(1, :warehouses)\n\\set k random(1, 10)\nselect delivery(:w, :k);\n" },
+	{ "stock_level", 4,
+	  "\\set w random(1, :warehouses)\n\\set d random(1, 10)\n\\set t random(10, 20)\n"
+	  "select stock_level(:w, :d, :t);\n" },
+};
+
+/* The schema, the load (psql variables W, C, I) and the transactions. */
+static const char schema_sql[] =
+	"\\set ON_ERROR_STOP 1\n"
+	"create table warehouse (w_id int primary key, w_name text not null, w_tax numeric(4,4) not null,"
+	" w_ytd numeric(14,2) not null);\n"
+	"create table district (d_w_id int, d_id int, d_name text not null, d_tax numeric(4,4) not null,"
+	" d_ytd numeric(14,2) not null, d_next_o_id int not null, primary key (d_w_id, d_id));\n"
+	"create table customer (c_w_id int, c_d_id int, c_id int, c_last text not null, c_first text not null,"
+	" c_credit char(2) not null, c_discount numeric(4,4) not null, c_balance numeric(14,2) not null,"
+	" c_ytd_payment numeric(14,2) not null, c_payment_cnt int not null, c_delivery_cnt int not null,"
+	" c_data text not null, primary key (c_w_id, c_d_id, c_id));\n"
+	"create table history (h_c_id int, h_c_d_id int, h_c_w_id int, h_d_id int, h_w_id int,"
+	" h_date timestamp, h_amount numeric(8,2), h_data text);\n"
+	"create table item (i_id int primary key, i_name text not null, i_price numeric(5,2) not null,"
+	" i_data text not null);\n"
+	"create table stock (s_w_id int, s_i_id int, s_quantity int not null, s_ytd int not null,"
+	" s_order_cnt int not null, s_remote_cnt int not null, s_data text not null, primary key (s_w_id, s_i_id));\n"
+	"create table orders (o_w_id int, o_d_id int, o_id int, o_c_id int not null, o_entry_d timestamp not null,"
+	" o_carrier_id int, o_ol_cnt int not null, o_all_local int not null, primary key (o_w_id, o_d_id, o_id));\n"
+	"create table new_order (no_w_id int, no_d_id int, no_o_id int, primary key (no_w_id, no_d_id, no_o_id));\n"
+	"create table order_line (ol_w_id int, ol_d_id int, ol_o_id int, ol_number int, ol_i_id int not null,"
+	" ol_supply_w_id int not null, ol_delivery_d timestamp, ol_quantity int not null,"
+	" ol_amount numeric(8,2) not null, ol_dist_info char(24) not null,"
+	" primary key (ol_w_id, ol_d_id, ol_o_id, ol_number));\n"
+	"insert into item select i, 'item ' || i, 1 + (i * 7919 % 9900) / 100.0, repeat('i', 40)"
+	" from generate_series(1, :I) i;\n"
+	"insert into warehouse select w, 'warehouse ' || w, 0.1, 300000 from generate_series(1, :W) w;\n"
+	"insert into district select w, d, 'district ' || d, 0.05, 30000, :C + 1"
+	" from generate_series(1, :W) w, generate_series(1, 10) d;\n"
+	"insert into customer select w, d, c, 'last ' || (c % 1000), 'first ' || c,"
+	" case when c % 10 = 0 then 'BC' else 'GC' end, (c % 50) / 100.0, -10, 10, 1, 0, repeat('c', 300)"
+	" from generate_series(1, :W) w, generate_series(1, 10) d, generate_series(1, :C) c;\n"
+	"insert into history select c, d, w, d, w, now(), 10, 'initial'"
+	" from generate_series(1, :W) w, generate_series(1, 10) d, generate_series(1, :C) c;\n"
+	"insert into stock select w, i, 10 + i % 91, 0, 0, 0, repeat('s', 50)"
+	" from generate_series(1, :W) w, generate_series(1, :I) i;\n"
+	/* one order a customer; the newest 30% not delivered yet */
+	"insert into orders select w, d, o, o, now(), case when o <= :C * 7 / 10 then 1 + o % 10 end, 5 + o % 11, 1"
+	" from generate_series(1, :W) w, generate_series(1, 10) d, generate_series(1, :C) o;\n"
+	"insert into new_order select o_w_id, o_d_id, o_id from orders where o_carrier_id is null;\n"
+	"insert into order_line select o_w_id, o_d_id, o_id, n, 1 + (o_id * 31 + n * 17) % :I, o_w_id,"
+	" case when o_carrier_id is not null then o_entry_d end, 5,"
+	" case when o_carrier_id is null then (1 + (o_id + n) % 9999) / 100.0 else 0 end, 'dist info'"
+	" from orders, generate_series(1, o_ol_cnt) n;\n"
+	"create index customer_last on customer (c_w_id, c_d_id, c_last, c_first);\n"
+	"create index orders_customer on orders (o_w_id, o_d_id, o_c_id, o_id);\n"
+	/* new-order: the stock rows locked in item order (no deadlock) */
+	"create function new_order(p_w int, p_d int, p_c int, p_cnt int, p_items int) returns numeric"
+	" language plpgsql as $$\n"
+	"declare v_o int; v_tax numeric; v_dtax numeric; v_disc numeric; v_total numeric := 0;"
+	" v_price numeric; v_items int[]; v_n int := 0; v_i int;\n"
+	"begin\n"
+	"  select w_tax into v_tax from warehouse where w_id = p_w;\n"
+	"  update district set d_next_o_id = d_next_o_id + 1 where d_w_id = p_w and d_id = p_d"
+	" returning d_next_o_id - 1, d_tax into v_o, v_dtax;\n"
+	"  select c_discount into v_disc from customer where c_w_id = p_w and c_d_id = p_d and c_id = p_c;\n"
+	"  insert into orders values (p_w, p_d, v_o, p_c, now(), null, p_cnt, 1);\n"
+	"  insert into new_order values (p_w, p_d, v_o);\n"
+	"  select array_agg(x order by x) into v_items from"
+	" (select 1 + floor(random() * p_items)::int as x from generate_series(1, p_cnt)) s;\n"
+	"  foreach v_i in array v_items loop\n"
+	"    v_n := v_n + 1;\n"
+	"    select i_price into v_price from item where i_id = v_i;\n"
+	"    update stock set s_quantity = case when s_quantity >= 15 then s_quantity - 5 else s_quantity + 86 end,"
+	" s_ytd = s_ytd + 5, s_order_cnt = s_order_cnt + 1 where s_w_id = p_w and s_i_id = v_i;\n"
+	"    insert into order_line values (p_w, p_d, v_o, v_n, v_i, p_w, null, 5, 5 * v_price, 'dist info');\n"
+	"    v_total := v_total + 5 * v_price;\n"
+	"  end loop;\n"
+	"  return v_total * (1 - v_disc) * (1 + v_tax + v_dtax);\n"
+	"end $$;\n"
+	"create function payment(p_w int, p_d int, p_c int, p_cents int) returns void language plpgsql as $$\n"
+	"declare v_amount numeric := p_cents / 100.0;\n"
+	"begin\n"
+	"  update warehouse set w_ytd = w_ytd + v_amount where w_id = p_w;\n"
+	"  update district set d_ytd = d_ytd + v_amount where d_w_id = p_w and d_id = p_d;\n"
+	"  update customer set c_balance = c_balance - v_amount, c_ytd_payment = c_ytd_payment + v_amount,"
+	" c_payment_cnt = c_payment_cnt + 1 where c_w_id = p_w and c_d_id = p_d and c_id = p_c;\n"
+	"  insert into history values (p_c, p_d, p_w, p_d, p_w, now(), v_amount, 'payment');\n"
+	"end $$;\n"
+	"create function order_status(p_w int, p_d int, p_c int) returns bigint language plpgsql as $$\n"
+	"declare v_o int; v_n bigint;\n"
+	"begin\n"
+	"  perform c_balance, c_first, c_last from customer where c_w_id = p_w and c_d_id = p_d and c_id = p_c;\n"
+	"  select o_id into v_o from orders where o_w_id = p_w and o_d_id = p_d and o_c_id = p_c"
+	" order by o_id desc limit 1;\n"
+	"  select count(*) into v_n from (select ol_i_id, ol_quantity, ol_amount, ol_delivery_d from order_line"
+	" where ol_w_id = p_w and ol_d_id = p_d and ol_o_id = v_o) s;\n"
+	"  return v_n;\n"
+	"end $$;\n"
+	"create function delivery(p_w int, p_carrier int) returns int language plpgsql as $$\n"
+	"declare v_o int; v_c int; v_amount numeric; v_n int := 0;\n"
+	"begin\n"
+	"  for d in 1..10 loop\n"
+	"    delete from new_order where no_w_id = p_w and no_d_id = d and no_o_id ="
+	" (select min(no_o_id) from new_order where no_w_id = p_w and no_d_id = d) returning no_o_id into v_o;\n"
+	"    continue when v_o is null;\n"
+	"    update orders set o_carrier_id = p_carrier where o_w_id = p_w and o_d_id = d and o_id = v_o"
+	" returning o_c_id into v_c;\n"
+	"    update order_line set ol_delivery_d = now() where ol_w_id = p_w and ol_d_id = d and ol_o_id = v_o;\n"
+	"    select sum(ol_amount) into v_amount from order_line where ol_w_id = p_w and ol_d_id = d"
+	" and ol_o_id = v_o;\n"
+	"    update customer set c_balance = c_balance + v_amount, c_delivery_cnt = c_delivery_cnt + 1"
+	" where c_w_id = p_w and c_d_id = d and c_id = v_c;\n"
+	"    v_n := v_n + 1;\n"
+	"  end loop;\n"
+	"  return v_n;\n"
+	"end $$;\n"
+	"create function stock_level(p_w int, p_d int, p_threshold int) returns bigint language sql as $$\n"
+	"  select count(distinct s_i_id) from district, order_line, stock where d_w_id = p_w and d_id = p_d"
+	" and ol_w_id = p_w and ol_d_id = p_d and ol_o_id >= d_next_o_id - 20 and ol_o_id < d_next_o_id"
+	" and s_w_id = p_w and s_i_id = ol_i_id and s_quantity < p_threshold\n"
+	"$$;\n";
+
+/* TPC-C's consistency conditions 1-4, and 5 of its spirit (an order's
+ * line count is its lines): the number of rows that break each. */
+static const struct {
+	const char *what, *sql;
+} checks[] = {
+	{ "W_YTD = sum(D_YTD)",
+	  "select count(*) from warehouse where w_ytd <> (select sum(d_ytd) from district where d_w_id = w_id)" },
+	{ "D_NEXT_O_ID - 1 = max(O_ID)",
+	  "select count(*) from district where d_next_o_id - 1 <>"
+	  " (select max(o_id) from orders where o_w_id = d_w_id and o_d_id = d_id)" },
+	{ "D_NEXT_O_ID - 1 = max(NO_O_ID)",
+	  "select count(*) from district where d_next_o_id - 1 <>"
+	  " coalesce((select max(no_o_id) from new_order where no_w_id = d_w_id and no_d_id = d_id), d_next_o_id - 1)" },
+	{ "new orders are contiguous",
+	  "select count(*) from (select 1 from new_order group by no_w_id, no_d_id"
+	  " having max(no_o_id) - min(no_o_id) + 1 <> count(*)) s" },
+	{ "sum(O_OL_CNT) = order lines",
+	  "select count(*) from district where (select sum(o_ol_cnt) from orders where o_w_id = d_w_id"
+	  " and o_d_id = d_id) <> (select count(*) from order_line where ol_w_id = d_w_id and ol_d_id = d_id)" },
+};
+#define NCHECKS (sizeof checks / sizeof *checks)
+
+static const struct wparam dbt2_params[] = {
+	{ "warehouses", "1", "warehouses of 10 districts (the data grows with them: see details.db_bytes)" },
+	{ "customers", "300", "customers per district (TPC-C: 3000)" },
+	{ "items", "10000", "items, and stock rows per warehouse (TPC-C: 100000)" },
+	{ "clients", "4", "connections (pgbench -c; one thread each)" },
+	{ "duration", "30", "seconds measured" },
+	{ "warmup", "5", "seconds run before, not measured" },
+	{ "log_lines", "1000000", "transaction log lines at most (about 40 bytes each, in /tmp): past it, a sample" },
+	PG_SERVER_PARAMS,
+	{ NULL, NULL, NULL },
+};
+
+static int write_text(struct wctx *c, const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), e = 0;
+	if (fd < 0)
+		return wl_fail(c, "unable to make %s: %s", path, strerror(errno));
+	if (write_all(fd, text, strlen(text)) < 0)
+		e = errno;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	return e ? wl_fail(c, "unable to write %s: %s", path, strerror(e)) : 0;
+}
+
+/* One number psql printed for sql; -1 (failed) when it printed none. */
+static int sql_number(struct wctx *c, struct pg *pg, const char *sql, long long *v)
+{
+	struct sbuf out = { 0 };
+	char *end;
+	int rc = pg_sql(c, pg, sql, 600000, &out);
+	if (rc == 0) {
+		errno = 0;
+		*v = strtoll(out.s ? out.s : "", &end, 10);
+		if (errno || !out.s || end == out.s || (*end && *end != '\n'))
+			rc = wl_fail(c, "psql printed no number for \"%.60s\": %.60s", sql, out.s ? out.s : "");
+	}
+	sb_free(&out);
+	return rc;
+}
+
+/* After the run: every condition holds, or the run fails naming it. */
+static int consistent(struct wctx *c, struct pg *pg)
+{
+	long long bad;
+	jw_obj(&c->details, "consistency");
+	for (size_t i = 0; i < NCHECKS; i++) {
+		if (sql_number(c, pg, checks[i].sql, &bad) < 0) {
+			jw_obj_end(&c->details);
+			return -1;
+		}
+		jw_int(&c->details, checks[i].what, bad);
+		if (bad) {
+			jw_obj_end(&c->details);
+			return wl_fail(c, "consistency: %s does not hold for %lld rows after the run", checks[i].what, bad);
+		}
+	}
+	jw_obj_end(&c->details);
+	return 0;
+}
+
+/* The report's " - N transactions (P% of total, tps = X)" line of script
+ * i (pgbench numbers them from 1 in its report): that tps. */
+static double script_tps(const char *report, int i)
+{
+	char head[32];
+	const char *p;
+	snprintf(head, sizeof head, "SQL script %d:", i + 1);
+	if (!report || !(p = strstr(report, head)) || !(p = strstr(p, " transactions (")))
+		return NAN;
+	p = strstr(p, "tps = ");
+	return p && p - strstr(report, head) < 400 ? strtod(p + 6, NULL) : NAN;
+}
+
+static int dbt2_run(struct wctx *c)
+{
+	long long w = wl_param_int(c, "warehouses"), cust = wl_param_int(c, "customers"), items = wl_param_int(c, "items");
+	long long clients = wl_param_int(c, "clients"), lines = wl_param_int(c, "log_lines");
+	unsigned long long dur, warm;
+	char path[NTX][160], fargs[NTX][170], schema[160], cl[24], dw[40], dc[40], di[40], vw[40], vc[40], vi[40];
+	struct pg_lat lat[NTX] = { 0 };
+	struct sbuf out = { 0 };
+	struct run_result res;
+	double share, tps, no_tps;
+	long long db0, db1, total_kb = -1, avail_kb = -1;
+	char *mem;
+	struct pg pg;
+	int rc = -1, fd;
+
+	if (w < 0 || cust < 0 || items < 0 || clients < 0 || lines < 0)
+		return -1;
+	if (w < 1 || w > 10000 || cust < 10 || cust > 3000 || items < 100 || items > 100000 || clients < 1 ||
+	    clients > 1000)
+		return wl_fail(c, "warehouses=%lld customers=%lld items=%lld clients=%lld: expected 1..10000, 10..3000, "
+			       "100..100000, 1..1000", w, cust, items, clients);
+	if (lines < 100 || lines > 100000000)
+		return wl_fail(c, "log_lines=%lld: expected 100..100000000", lines);
+	if (parse_duration(wl_param(c, "duration"), 1000, 86400, &dur) < 0 || dur < 1 ||
+	    parse_duration(wl_param(c, "warmup"), 1000, 86400, &warm) < 0)
+		return wl_fail(c, "duration=\"%s\" warmup=\"%s\": whole seconds (%s), duration at least 1",
+			       wl_param(c, "duration"), wl_param(c, "warmup"), DURATION_HELP);
+	if (pg_open(c, &pg, clients) < 0)
+		goto out;
+	snprintf(schema, sizeof schema, "%s/dbt2.sql", pg.sock);
+	if (write_text(c, schema, schema_sql) < 0)
+		goto out;
+	for (int i = 0; i < NTX; i++) {
+		snprintf(path[i], sizeof path[i], "%s/%s.pgbench", pg.sock, tx[i].name);
+		snprintf(fargs[i], sizeof fargs[i], "%.159s@%d", path[i], tx[i].weight);
+		if (write_text(c, path[i], tx[i].script) < 0)
+			goto out;
+	}
+	/* the load: made by the server, timed */
+	snprintf(vw, sizeof vw, "W=%lld", w);
+	snprintf(vc, sizeof vc, "C=%lld", cust);
+	snprintf(vi, sizeof vi, "I=%lld", items);
+	{
+		char *a[] = { pg.bin[PG_PSQL], "-X", "-q", "-v", vw, "-v", vc, "-v", vi, "-h", pg.sock, "-U", "postgres",
+			      "postgres", NULL };
+		if ((fd = open(schema, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+			wl_fail(c, "unable to open %s: %s", schema, strerror(errno));
+			goto out;
+		}
+		rc = pg_tool(c, &pg, "the load (psql)", a, fd, 0, &out, &res);
+		close(fd);
+		if (rc < 0)
+			goto out;
+		rc = -1;
+		wl_metric(c, "load_s", res.wall_s, "s", "lower");
+	}
+	{
+		/* VACUUM cannot run in a transaction: each its own -c */
+		char *a[] = { pg.bin[PG_PSQL], "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", pg.sock, "-U", "postgres",
+			      "-c", "vacuum analyze", "-c", "checkpoint", "postgres", NULL };
+		if (pg_tool(c, &pg, "vacuum analyze", a, -1, 0, &out, NULL) < 0)
+			goto out;
+	}
+	if (sql_number(c, &pg, "select pg_database_size(current_database())", &db0) < 0)
+		goto out;
+	/* what the page cache and the server could hold, once loaded */
+	if ((mem = read_file("/proc/meminfo", NULL))) {
+		total_kb = sqlgen_meminfo_kb(mem, "MemTotal");
+		avail_kb = sqlgen_meminfo_kb(mem, "MemAvailable");
+		free(mem);
+	}
+	snprintf(cl, sizeof cl, "%lld", clients);
+	snprintf(dw, sizeof dw, "warehouses=%lld", w);
+	snprintf(dc, sizeof dc, "customers=%lld", cust);
+	snprintf(di, sizeof di, "items=%lld", items);
+	{
+		/* a deadlock or serialization failure is retried, as a driver
+		 * would; what still fails is counted */
+		char *a[] = { "-c", cl, "-j", cl, "-D", dw, "-D", dc, "-D", di, "--max-tries=10",
+			      "-f", fargs[0], "-f", fargs[1], "-f", fargs[2], "-f", fargs[3], "-f", fargs[4], NULL };
+		if (pg_pgbench(c, &pg, a, dur, warm, lines, &out, &share) < 0)
+			goto out;
+	}
+	tps = pg_field(out.s, "tps = ", "without initial connection time");
+	no_tps = script_tps(out.s, NEW_ORDER);
+	if (!isfinite(tps) || !isfinite(no_tps)) {
+		wl_fail(c, "pgbench printed no tps for the mix or for new-order: %.160s", out.s ? out.s : "");
+		goto out;
+	}
+	jw_num(&c->details, "transactions", pg_field(out.s, "number of transactions actually processed: ", NULL));
+	jw_num(&c->details, "failed_transactions", pg_field(out.s, "number of failed transactions: ", NULL));
+	jw_num(&c->details, "retried_transactions", pg_field(out.s, "number of transactions retried: ", NULL));
+	if (pg_latency_log(c, &pg, (size_t)lines * 2, lat, NTX) < 0)
+		goto out;
+	jw_num(&c->details, "latency_sampling_rate", share);
+	jw_obj(&c->details, "latency_samples");
+	for (int i = 0; i < NTX; i++)
+		jw_int(&c->details, tx[i].name, (long long)lat[i].n);
+	jw_obj_end(&c->details);
+	if (consistent(c, &pg) < 0 ||
+	    sql_number(c, &pg, "select pg_database_size(current_database())", &db1) < 0)
+		goto out;
+	/* cached or not: the data against the memory the kernel had for it */
+	jw_int(&c->details, "db_bytes_loaded", db0);
+	jw_int(&c->details, "db_bytes", db1);
+	jw_int(&c->details, "mem_total_bytes", total_kb * 1024);
+	jw_int(&c->details, "mem_available_bytes", avail_kb * 1024);
+	if (avail_kb > 0)
+		jw_bool(&c->details, "fits_in_memory", (double)db1 < (double)avail_kb * 1024);
+	wl_metric(c, "new_order_tpm", no_tps * 60, "tx/min", "higher");
+	wl_metric(c, "tps", tps, "tx/s", "higher");
+	for (int i = 0; i < NTX; i++) {
+		char name[48];
+		snprintf(name, sizeof name, "%s_p90_ms", tx[i].name);
+		wl_metric(c, name, pg_rank(&lat[i], 90), "ms", "lower");
+		snprintf(name, sizeof name, "%s_p99_ms", tx[i].name);
+		wl_metric(c, name, pg_rank(&lat[i], 99), "ms", "lower");
+	}
+	rc = 0;
+out:
+	pg_close(&pg);
+	pg_lat_free(lat, NTX);
+	sb_free(&out);
+	return rc;
+}
+
+const struct workload wl_dbt2 = {
+	.name = "dbt2",
+	.summary = "a TPC-C-like mix (new-order, payment, ...) from C pgbench clients against PostgreSQL on the layout",
+	.params = dbt2_params,
+	.needs = WL_NEEDS_DIR,
+	.run = dbt2_run,
+};
