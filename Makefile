@@ -129,6 +129,7 @@ bench: all
 	scripts/bench-db
 	scripts/bench-field
 	scripts/bench-nfs
+	scripts/bench-pg
 	scripts/bench-compare
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.
