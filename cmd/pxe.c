@@ -17,6 +17,10 @@ const char pxe_usage[] =
 "  args       kernel command line for that target (plan, disks, console)\n"
 "  finally    what a target gets once its schedule is done: poweroff, or\n"
 "             exit (iPXE returns to the BIOS: boot the local disk)\n"
+"  layers     (optional) the layers its boots load after the userland, one\n"
+"             name a line (postgresql: a plan of PostgreSQL workloads needs\n"
+"             it), each served from ROOT/layers/NAME.cpio.gz; a name that is\n"
+"             not there is a boot refused (the schedule does not advance)\n"
 "serve answers\n"
 "  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
 "                     token in its upload URL (kept in targets/MAC/state and\n"
@@ -294,6 +298,49 @@ static void serve_file(int fd, const char *rel)
 	"initrd --name userland-id.cpio.gz http://%s/userland-id.cpio.gz\n" \
 	"initrd --name modules.cpio.gz http://%s/kernels/%s/modules.cpio.gz\n"
 
+/* The target's layers (targets/MAC/layers: one name a line, at most
+ * MAX_LAYERS, each [a-z0-9-] and not userland*, each a regular file
+ * ROOT/layers/NAME.cpio.gz) as initrd= words and initrd lines, loaded
+ * after the userland and before the modules, as boot-qemu --layer does.
+ * 0, or -1 with why. */
+#define MAX_LAYERS 8
+static int target_layers(const char *mac, const char *self, struct sbuf *words, struct sbuf *lines, char *why,
+			 size_t len)
+{
+	char *t = tread(mac, "layers"), *save = NULL;
+	int n = 0, rc = 0;
+	if (!t)
+		return 0;
+	if (strlen(t) > 1024) {
+		snprintf(why, len, "targets/%s/layers is longer than 1 KiB", mac);
+		free(t);
+		return -1;
+	}
+	for (char *l = strtok_r(t, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {
+		struct stat st;
+		struct sbuf f = { 0 };
+		if (!*l)
+			continue;
+		if (++n > MAX_LAYERS || strlen(l) > 32 || strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(l) ||
+		    *l == '-' || !strncmp(l, "userland", 8)) {
+			snprintf(why, len, "targets/%s/layers: \"%.40s\" is not a layer name (a-z, 0-9, -; at most %d)", mac, l,
+				 MAX_LAYERS);
+			rc = -1;
+			break;
+		}
+		sb_printf(&f, "%s/layers/%s.cpio.gz", root, l);
+		if (lstat(f.s, &st) < 0 || !S_ISREG(st.st_mode)) {
+			snprintf(why, len, "targets/%s/layers names %s, but there is no layers/%s.cpio.gz in the root", mac, l, l);
+			rc = -1;
+		}
+		sb_free(&f);
+		sb_printf(words, " initrd=%s.cpio.gz", l);
+		sb_printf(lines, "initrd --name %s.cpio.gz http://%s/layers/%s.cpio.gz\n", l, self, l);
+	}
+	free(t);
+	return rc;
+}
+
 /* ---- per-boot tokens ------------------------------------------------------
  *
  * Each boot handed out gets a token, in the upload URL its kernel command
@@ -348,22 +395,32 @@ static int token_add(const char *mac, long boot, const char *token)
 	return ok ? 0 : -1;
 }
 
-/* The iPXE script of boot st->served (kernel k), with its token. */
+/* The iPXE script of boot st->served (kernel k), with its token and the
+ * target's layers (checked by target_layers before). */
 static void boot_text(struct sbuf *s, const char *mac, const char *self, const struct state *st, size_t n,
 		      const char *k)
 {
-	char *args = tread(mac, "args");
+	char *args = tread(mac, "args"), why[200];
+	struct sbuf lw = { 0 }, ll = { 0 };
 	if (args)
 		args[strcspn(args, "\n")] = 0;
+	target_layers(mac, self, &lw, &ll, why, sizeof why);
 	sb_printf(s, "#!ipxe\n"
 		     "echo bootbench: %s boot %ld of %zu: kernel %s\n"
 		     /* ours first: a target's args may still override it */
 		     "kernel http://%s/kernels/%s/vmlinuz " KERNEL_SAFE_ARGS " %s bootbench.reboot=1 "
 		     "bootbench.ip=${netX/ip} bootbench.netmask=${netX/netmask} bootbench.mac=${netX/mac} "
-		     "bootbench.upload=http://%s/results/%s/%s " INITRD_ARGS "\n"
-		     INITRD_LINES
+		     "bootbench.upload=http://%s/results/%s/%s initrd=userland.cpio.gz initrd=userland-id.cpio.gz%s "
+		     "initrd=modules.cpio.gz\n"
+		     "initrd --name userland.cpio.gz http://%s/userland.cpio.gz\n"
+		     "initrd --name userland-id.cpio.gz http://%s/userland-id.cpio.gz\n"
+		     "%s"
+		     "initrd --name modules.cpio.gz http://%s/kernels/%s/modules.cpio.gz\n"
 		     "boot\n",
-		 mac, st->served, n, k, self, k, args ? args : "", self, mac, st->token, self, self, self, k);
+		 mac, st->served, n, k, self, k, args ? args : "", self, mac, st->token, lw.s ? lw.s : "", self, self,
+		 ll.s ? ll.s : "", self, k);
+	sb_free(&lw);
+	sb_free(&ll);
 	free(args);
 }
 
@@ -378,6 +435,20 @@ static void boot_script(int fd, const char *mac, const char *self)
 		tlog(mac, "asked for a boot, but has no schedule (not a target of this server)");
 		reply_text(fd, 404, "#!ipxe\necho bootbench: this machine is not a target of this boot server\nexit\n");
 		return;
+	}
+	{
+		/* a layer the root does not hold: refused, before anything advances */
+		struct sbuf lw = { 0 }, ll = { 0 };
+		char why[200];
+		int bad = target_layers(mac, self, &lw, &ll, why, sizeof why);
+		sb_free(&lw);
+		sb_free(&ll);
+		if (bad) {
+			tlog(mac, "asked for a boot, refused: %s", why);
+			sb_printf(&s, "#!ipxe\necho bootbench: %s\nexit\n", why);
+			reply(fd, 500, "text/plain", s.s, s.len);
+			goto out;
+		}
 	}
 	state_read(mac, &st);
 	/* The boot in flight asked again (a retried DHCP/PXE, or a stranger's

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 48
+plan 51
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -263,4 +263,27 @@ ok "restarted while the downloads go on, the server binds its port again" grep -
 stop
 kill $dl 2>/dev/null; wait $dl 2>/dev/null
 ok "downloads past the cap were told 503 (busy), not left hanging" grep -q '^503$' "$T/dl.codes"
+
+# layers: a target's boots load them after the userland, before the modules
+L=52-54-00-00-00-0c
+mkdir -p "$R/targets/$L" "$R/layers"
+echo A >"$R/targets/$L/schedule"
+echo "bootbench.plan=postgres" >"$R/targets/$L/args"
+echo nosuch >"$R/targets/$L/layers"
+start
+code=$(get /boot/$L)
+ok "a layer the root does not hold: the boot is refused with the reason (500), the schedule does not advance" \
+	sh -c "[ $code = 500 ] && grep -q 'names nosuch, but there is no layers/nosuch.cpio.gz' '$T/body' && ! grep -q '^kernel' '$T/body' &&
+		grep -q 'refused: targets/$L/layers' '$R/targets/$L/log' && [ ! -s '$R/targets/$L/tokens' ]"
+printf '../../etc/passwd\n' >"$R/targets/$L/layers"
+code=$(get /boot/$L)
+ok "a layer name with a path in it is refused likewise" sh -c "[ $code = 500 ] && grep -q 'is not a layer name' '$T/body'"
+echo layer >"$R/layers/postgresql.cpio.gz"
+echo postgresql >"$R/targets/$L/layers"
+get /boot/$L >/dev/null
+ok "named and present: its initrd line between the userland's id and the modules, and its initrd= word" \
+	sh -c "grep -q 'initrd=userland-id.cpio.gz initrd=postgresql.cpio.gz initrd=modules.cpio.gz$' '$T/body' &&
+		[ \"\$(grep '^initrd' '$T/body' | sed 's/ http.*//' | tr '\n' ' ')\" = 'initrd --name userland.cpio.gz initrd --name userland-id.cpio.gz initrd --name postgresql.cpio.gz initrd --name modules.cpio.gz ' ] &&
+		grep -q '^initrd --name postgresql.cpio.gz http://127.0.0.1:[0-9]*/layers/postgresql.cpio.gz$' '$T/body'"
+stop
 done_testing
