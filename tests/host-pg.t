@@ -67,13 +67,18 @@ rootfs/chroot-run "$R" '
 	T=$1
 	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 5 duration=60 warmup=0 > "$T/killed" 2>/dev/null || :
 	ls -A "$R/w/postgresql" > "$T/killed.left"
+	ls -d "$R"/tmp/bootbench-pg.* > "$T/killed.tmp" 2>/dev/null || :
 	awk "NR > 1 && \$8 == 70" /proc/sysvipc/shm > "$T/killed.shm"
-	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 duration=1 warmup=0 > "$T/after" 2>/dev/null' "$T"
+	chroot "$R" /bin/bootbench run pgbench --dir /w --timeout 120 duration=1 warmup=0 > "$T/after" 2>/dev/null
+	ls -d "$R"/tmp/bootbench-pg.* > "$T/after.tmp" 2>/dev/null || :
+	ps -eo uid= | grep -cx " *70" > "$T/after.procs" || :' "$T"
 left=$(wc -l < "$T/killed.left") shm=$(( $(wc -l < "$T/killed.shm") - before ))
 jq -c '.data | {status, reason, warnings}' "$T/killed" "$T/after" | sed 's/^/# killed, then: /'
-is "$(jq -r .data.status "$T/killed"):$left" "timeout:1" "a run killed at its timeout leaves its data directory (and $shm shared memory segments)"
-ok "the next run sweeps it: its warning says so, no data directory and no segment of the user's are left" \
-	sh -c "jq -e '.data.status == \"ok\" and ([.data.warnings[] | select(test(\"^swept data\\\\.\"))] | length == 1)' '$T/after' >/dev/null &&
+is "$(jq -r .data.status "$T/killed"):$left:$(wc -l < "$T/killed.tmp")" "timeout:1:1" \
+	"a run killed at its timeout leaves its run directory, its /tmp directory (and $shm shared memory segments)"
+ok "the next run sweeps it: its warning says so, no run or /tmp directory, no process and no segment of the user's are left" \
+	sh -c "jq -e '.data.status == \"ok\" and ([.data.warnings[] | select(test(\"^swept run\\\\.\"))] | length == 1)' '$T/after' >/dev/null &&
+		[ ! -s '$T/after.tmp' ] && [ \"\$(cat '$T/after.procs')\" = 0 ] &&
 		[ \$(ls -A '$R/w/postgresql' | wc -l) = 0 ] && [ \$(awk 'NR > 1 && \$8 == 70' /proc/sysvipc/shm | wc -l) -le $before ]"
 
 # pgimport: `time psql < schema.sql; time psql < data.sql`, dbload's text

@@ -217,11 +217,12 @@ static const struct wparam dbt2_params[] = {
 	{ NULL, NULL, NULL },
 };
 
-static int write_text(struct wctx *c, const char *path, const char *text)
+/* One file of the run's in its /tmp directory (root's), with text. */
+static int write_text(struct wctx *c, const struct pg *pg, const char *name, const char *text, char *path, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), e = 0;
+	int fd = pg_new_file(c, pg, name, path, len), e = 0;
 	if (fd < 0)
-		return wl_fail(c, "unable to make %s: %s", path, strerror(errno));
+		return -1;
 	if (write_all(fd, text, strlen(text)) < 0)
 		e = errno;
 	if (close(fd) < 0 && !e)
@@ -307,14 +308,14 @@ static int dbt2_run(struct wctx *c)
 			       wl_param(c, "duration"), wl_param(c, "warmup"), DURATION_HELP);
 	if (pg_open(c, &pg, clients) < 0)
 		goto out;
-	snprintf(schema, sizeof schema, "%s/dbt2.sql", pg.sock);
-	if (write_text(c, schema, schema_sql) < 0)
+	if (write_text(c, &pg, "dbt2.sql", schema_sql, schema, sizeof schema) < 0)
 		goto out;
 	for (int i = 0; i < NTX; i++) {
-		snprintf(path[i], sizeof path[i], "%s/%s.pgbench", pg.sock, tx[i].name);
-		snprintf(fargs[i], sizeof fargs[i], "%.159s@%d", path[i], tx[i].weight);
-		if (write_text(c, path[i], tx[i].script) < 0)
+		char name[40];
+		snprintf(name, sizeof name, "%s.pgbench", tx[i].name);
+		if (write_text(c, &pg, name, tx[i].script, path[i], sizeof path[i]) < 0)
 			goto out;
+		snprintf(fargs[i], sizeof fargs[i], "%.159s@%d", path[i], tx[i].weight);
 	}
 	/* the load: made by the server, timed */
 	snprintf(vw, sizeof vw, "W=%lld", w);

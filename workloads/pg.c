@@ -15,7 +15,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <pwd.h>
 #include <signal.h>
@@ -84,15 +83,20 @@ static int error_line(const char *text, char *out, size_t len)
 /* The server log's error line, or its last line: read from its last 64 KiB. */
 static void server_says(const struct pg *pg, char *out, size_t len)
 {
-	int fd = open(pg->log, O_RDONLY | O_CLOEXEC);
+	int fd = open(pg->log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	char *t = NULL;
 	out[0] = 0;
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) == 0 && st.st_size > (off_t)PG_LOG_TAIL)
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	if (st.st_size > (off_t)PG_LOG_TAIL)
 		lseek(fd, st.st_size - (off_t)PG_LOG_TAIL, SEEK_SET);
-	t = read_fd(fd, PG_LOG_TAIL, NULL);
+	/* one byte of room: read_fd fails a stream that fills its bound */
+	t = read_fd(fd, PG_LOG_TAIL + 1, NULL);
 	close(fd);
 	if (t && !error_line(t, out, len)) {
 		size_t n = strlen(t);
@@ -112,8 +116,11 @@ int pg_tool(struct wctx *c, struct pg *pg, const char *name, char **args, int in
 	argv[n++] = SELF;
 	argv[n++] = "runas";
 	argv[n++] = (char *)pg->user;
-	for (; *args && n < 63; args++)
+	for (; *args; args++) {
+		if (n == 63)
+			return wl_fail(c, "%s: more than 60 arguments", name);
 		argv[n++] = *args;
+	}
 	argv[n] = NULL;
 	sb_free(out);
 	if (run_capture_in(argv, in_fd, out, timeout_ms, res) < 0)
@@ -166,19 +173,87 @@ static int server_ready(const struct pg *pg)
 	return ready;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+/* Remove name in the directory dfd and all below it, through
+ * descriptors: a directory the user swaps for a link meanwhile is only
+ * unlinked, never followed. */
+static void remove_at(int dfd, const char *name, int depth)
 {
-	(void)st;
-	(void)f;
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
-		warn_sys("unable to remove %s", path);
-	return 0;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		DIR *d = fdopendir(fd);
+		struct dirent *e;
+		if (!d) {
+			close(fd);
+			return;
+		}
+		while (depth < 64 && (e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				remove_at(fd, e->d_name, depth + 1);
+		closedir(d);
+		if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			warn_sys("unable to remove %s", name);
+	} else if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT) {
+		warn_sys("unable to remove %s", name);
+	}
 }
 
-/* As root, without following a link: what a run made, gone. */
-static void remove_tree(const char *dir)
+/* As root, without following a link: what a run made, gone. path's
+ * parent is root's (postgresql/ on the layout, or /tmp whose sticky bit
+ * keeps root's entries root's). */
+static void remove_tree(const char *path)
 {
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	char parent[4400];
+	const char *slash = strrchr(path, '/');
+	int dfd;
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof parent)
+		return;
+	snprintf(parent, sizeof parent, "%.*s", (int)(slash - path), path);
+	if ((dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return;
+	remove_at(dfd, slash + 1, 0);
+	close(dfd);
+}
+
+/* SIGKILL every process of the user's that works in dir (its cwd there
+ * or below): a killed run's postmaster and backends (they leave the
+ * workload's process group: setsid), or whatever a backend started. 1
+ * when one was found. */
+static int kill_in(const char *dir, uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = strlen(dir);
+	int found = 0;
+	while (d && (e = readdir(d))) {
+		char p[64], cwd[4400];
+		struct stat st;
+		ssize_t l;
+		long pid = atol(e->d_name);
+		if (pid <= 1)
+			continue;
+		snprintf(p, sizeof p, "/proc/%ld", pid);
+		if (stat(p, &st) < 0 || st.st_uid != uid)
+			continue;
+		snprintf(p, sizeof p, "/proc/%ld/cwd", pid);
+		if ((l = readlink(p, cwd, sizeof cwd - 1)) < 0)
+			continue;
+		cwd[l] = 0;
+		if (!strncmp(cwd, dir, n) && (cwd[n] == 0 || cwd[n] == '/')) {
+			kill((pid_t)pid, SIGKILL);
+			found = 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Until none is left (5 s at most): their segments detach as they go. */
+static void kill_all_in(const char *dir, uid_t uid)
+{
+	double until = mono_now() + 5;
+	while (kill_in(dir, uid) && mono_now() < until)
+		usleep(100000);
 }
 
 /* The SysV segments of the user's that nothing holds any more: a killed
@@ -205,30 +280,43 @@ static void remove_orphan_segments(uid_t uid)
 	free(t);
 }
 
-/* A data directory a killed run left: its postmaster (still the user's
- * postgres, when it lives), its shared memory segments, then the files. */
+/* The /tmp directory a run names in its run directory ("tmp"), if it is
+ * one of ours: /tmp/bootbench-pg.XXXXXX, root's. */
+static int run_tmp(int rfd, char *out, size_t len)
+{
+	int fd = openat(rfd, "tmp", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char *t = NULL;
+	struct stat st;
+	int ok = 0;
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0)
+		t = read_fd(fd, 128, NULL);
+	close(fd);
+	if (t && strlen(t) == 24 && !strncmp(t, "/tmp/bootbench-pg.", 18) && name_ok(t + 18, 6, "") &&
+	    lstat(t, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0) {
+		snprintf(out, len, "%s", t);
+		ok = 1;
+	}
+	free(t);
+	return ok;
+}
+
+/* A run directory a killed run left: the user's processes working in it
+ * (its server and backends), its shared memory segments, its /tmp
+ * directory, then its files. */
 static void sweep_one(const char *path, uid_t uid)
 {
-	char line[64], comm[64], proc[64];
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char tmp[64];
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), has_tmp = 0;
+	kill_all_in(path, uid);
 	if (fd >= 0) {
-		long pid;
-		struct stat st;
-		if (pidfile_line(fd, 1, line, sizeof line) == 0 && (pid = atol(line)) > 1) {
-			char *t;
-			snprintf(proc, sizeof proc, "/proc/%ld/comm", pid);
-			t = read_file(proc, NULL);
-			snprintf(comm, sizeof comm, "%s", t ? t : "");
-			free(t);
-			snprintf(proc, sizeof proc, "/proc/%ld", pid);
-			if (!strncmp(comm, "postgres", 8) && stat(proc, &st) == 0 && st.st_uid == uid) {
-				kill((pid_t)pid, SIGKILL);
-				usleep(200000);	/* its segments detach as it goes */
-			}
-		}
+		has_tmp = run_tmp(fd, tmp, sizeof tmp);
 		close(fd);
 	}
 	remove_orphan_segments(uid);
+	if (has_tmp)
+		remove_tree(tmp);
 	remove_tree(path);
 }
 
@@ -256,7 +344,7 @@ static int prepare_top(struct wctx *c, struct pg *pg, uid_t uid)
 	}
 	while ((e = readdir(d))) {
 		char path[4500];
-		if (strncmp(e->d_name, "data.", 5))
+		if (strncmp(e->d_name, "run.", 4))
 			continue;
 		snprintf(path, sizeof path, "%s/%s", pg->top, e->d_name);
 		wl_warn(c, "swept %s, left by a run that was killed", e->d_name);
@@ -266,22 +354,40 @@ static int prepare_top(struct wctx *c, struct pg *pg, uid_t uid)
 	return 0;
 }
 
-/* A new directory for the user: made by root (mkdtemp), handed over by
- * descriptor (no path to swap in between). */
-static int user_dir(struct wctx *c, char *tmpl, uid_t uid, gid_t gid)
+/* A new directory of root's (mkdtemp, 0755). */
+static int root_dir(struct wctx *c, char *tmpl)
 {
-	int fd;
 	if (!mkdtemp(tmpl))
 		return wl_fail(c, "unable to make %s: %s", tmpl, strerror(errno));
-	fd = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fchown(fd, uid, gid) < 0) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return wl_fail(c, "unable to give %s to the user: %s", tmpl, strerror(e));
-	}
-	close(fd);
+	if (chmod(tmpl, 0755) < 0)
+		return wl_fail(c, "unable to make %s readable: %s", tmpl, strerror(errno));
 	return 0;
+}
+
+/* A new directory for the user in root's directory dir: made by root,
+ * handed over by descriptor (no path to swap in between). */
+static int user_dir(struct wctx *c, const char *dir, const char *name, uid_t uid, gid_t gid)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd = -1, e = 0;
+	if (dfd < 0 || mkdirat(dfd, name, 0700) < 0 ||
+	    (fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 || fchown(fd, uid, gid) < 0)
+		e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	return e ? wl_fail(c, "unable to make %s/%s for the user: %s", dir, name, strerror(e)) : 0;
+}
+
+int pg_new_file(struct wctx *c, const struct pg *pg, const char *name, char *path, size_t len)
+{
+	int fd;
+	if (snprintf(path, len, "%s/%s", pg->tmp, name) >= (int)len)
+		return wl_fail(c, "%s/%s: path too long", pg->tmp, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		wl_fail(c, "unable to make %s: %s", path, strerror(errno));
+	return fd;
 }
 
 static int start_server(struct wctx *c, struct pg *pg)
@@ -427,15 +533,29 @@ int pg_open(struct wctx *c, struct pg *pg, long long clients)
 		return wl_fail(c, "%s needs a layout with a filesystem (the server's data directory)", c->w->name);
 	if (check_params(c, pg, clients) < 0 || name_software(c, pg) < 0 || prepare_top(c, pg, pg->uid) < 0)
 		return -1;
-	snprintf(pg->data, sizeof pg->data, "%s/data.XXXXXX", pg->top);
-	snprintf(pg->sock, sizeof pg->sock, "/tmp/bootbench-pg.XXXXXX");
-	pg->made_data = user_dir(c, pg->data, pg->uid, pg->gid) == 0;
-	if (!pg->made_data)
+	snprintf(pg->run, sizeof pg->run, "%s/run.XXXXXX", pg->top);
+	snprintf(pg->tmp, sizeof pg->tmp, "/tmp/bootbench-pg.XXXXXX");
+	if (!(pg->made_run = root_dir(c, pg->run) == 0) || !(pg->made_tmp = root_dir(c, pg->tmp) == 0))
 		return -1;
-	pg->made_sock = user_dir(c, pg->sock, pg->uid, pg->gid) == 0;
-	if (!pg->made_sock)
+	snprintf(pg->data, sizeof pg->data, "%s/data", pg->run);
+	snprintf(pg->sock, sizeof pg->sock, "%s/s", pg->tmp);
+	snprintf(pg->log, sizeof pg->log, "%s/server.log", pg->tmp);
+	{
+		/* the run names its /tmp directory: a sweep removes both */
+		char p[4400];
+		int fd;
+		snprintf(p, sizeof p, "%s/tmp", pg->run);
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 || write_all(fd, pg->tmp, strlen(pg->tmp)) < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return wl_fail(c, "unable to write %s: %s", p, strerror(e));
+		}
+		close(fd);
+	}
+	if (user_dir(c, pg->run, "data", pg->uid, pg->gid) < 0 || user_dir(c, pg->tmp, "s", pg->uid, pg->gid) < 0)
 		return -1;
-	snprintf(pg->log, sizeof pg->log, "%s/server.log", pg->sock);
 	{
 		char *a[] = { pg->bin[PG_INITDB], "-D", pg->data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
 			      "--locale=C", "--no-sync", NULL };
@@ -473,12 +593,16 @@ out:
 void pg_close(struct pg *pg)
 {
 	stop_server(pg);
-	/* as root: the user's processes are gone, nothing can move these now */
-	if (pg->made_data)
-		sweep_one(pg->data, pg->uid);
-	if (pg->made_sock)
-		remove_tree(pg->sock);
-	pg->made_data = pg->made_sock = 0;
+	/* what of the user's still works in the run (a backend the
+	 * postmaster's end left, a program one started), then the files */
+	if (pg->made_run) {
+		kill_all_in(pg->run, pg->uid);
+		remove_orphan_segments(pg->uid);
+		remove_tree(pg->run);
+	}
+	if (pg->made_tmp)
+		remove_tree(pg->tmp);
+	pg->made_run = pg->made_tmp = 0;
 }
 
 /* utime, stime, cutime, cstime of /proc/PID/stat (fields 14-17), in ticks;
@@ -661,19 +785,32 @@ void pg_lat_free(struct pg_lat *lat, int n)
 
 int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_lat *lat, int nscripts)
 {
-	DIR *d = opendir(pg->sock);
+	int dfd = open(pg->sock, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *e;
 	size_t cap[PG_MAX_SCRIPTS] = { 0 }, kept = 0, dropped = 0, other = 0, all = 0;
-	if (!d)
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
 		return wl_fail(c, "unable to read %s: %s", pg->sock, strerror(errno));
+	}
 	while ((e = readdir(d))) {
-		char path[400], line[256];
+		char line[256];
+		struct stat st;
 		FILE *f;
+		int fd;
 		if (strncmp(e->d_name, "pgb.", 4))
 			continue;
-		snprintf(path, sizeof path, "%s/%s", pg->sock, e->d_name);
-		if (!(f = fopen(path, "re")))
+		/* the user's directory: only a regular file of the user's with
+		 * one link (never a FIFO to block on, a device, a link out) */
+		fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
 			continue;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != pg->uid || st.st_nlink != 1 ||
+		    !(f = fdopen(fd, "r"))) {
+			close(fd);
+			continue;
+		}
 		while (fgets(line, sizeof line, f)) {
 			unsigned long client, tx, us, script;
 			struct pg_lat *l;

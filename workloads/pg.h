@@ -45,14 +45,17 @@ struct pg {
 	uid_t uid;
 	gid_t gid;
 	char bin[PG_NBIN][4200];
-	/* the run's data directory under postgresql/ on the layout; the
-	 * socket, the server's log and the workload's own files in a short
-	 * private directory in /tmp (a socket path has 107 bytes; in the
-	 * appliance /tmp is RAM, not the layout under test) */
-	char top[4200], data[4300], sock[64], log[128];
+	/* On the layout: top = postgresql/ and the run's own run = top/run.X
+	 * (both root's, 0755), data = run/data (the user's: initdb's). In
+	 * /tmp (RAM in the appliance, not the layout under test): tmp =
+	 * /tmp/bootbench-pg.X (root's, 0755: the server's log and the
+	 * workload's own files, which the user cannot swap), and sock = tmp/s
+	 * (the user's: the socket, a path of at most 107 bytes, and pgbench's
+	 * transaction logs). */
+	char top[4200], run[4300], data[4320], tmp[64], sock[80], log[96];
 	pid_t server;
 	int started;		/* the server was up: its log may say why a tool failed */
-	int made_data, made_sock;	/* what pg_close removes */
+	int made_run, made_tmp;	/* what pg_close removes */
 };
 
 /* Check bindir, user and the settings (room for `clients` connections),
@@ -62,9 +65,14 @@ struct pg {
  * or `postgres --version` and bindir on a host). 0, or -1 with the reason
  * (PostgreSQL's own error line when it gave one). pg_close always. */
 int pg_open(struct wctx *c, struct pg *pg, long long clients);
-/* Stop the server (immediate shutdown: the data is thrown away) and
- * remove the run's directories. */
+/* Stop the server (immediate shutdown: the data is thrown away), kill
+ * whatever of the user's still works in the run's directory, and remove
+ * the run's directories (by descriptor, never following a link). */
 void pg_close(struct pg *pg);
+
+/* A new file of the workload's in tmp (root's; never through a link):
+ * its descriptor, or -1 with the reason. */
+int pg_new_file(struct wctx *c, const struct pg *pg, const char *name, char *path, size_t len);
 
 /* Run one of PostgreSQL's programs as the user (args[0] a full path),
  * stdin from in_fd (-1: /dev/null), output into out: 0, or -1 with the

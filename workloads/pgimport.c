@@ -39,25 +39,16 @@ static const struct wparam pgimport_params[] = {
 	{ NULL, NULL, NULL },
 };
 
-/* A new file of the run's (never one a user's link points through). */
-static int new_file(struct wctx *c, const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		wl_fail(c, "unable to make %s: %s", path, strerror(errno));
-	return fd;
-}
-
 /* Write the schema and the data text; the generator's counts into g. */
-static int write_sql(struct wctx *c, const char *schema, const char *data, unsigned long long seed, long long rows,
-		     long long txn, struct sqlgen *g, long long *bytes)
+static int write_sql(struct wctx *c, const struct pg *pg, char *schema, char *data, size_t len, unsigned long long seed,
+		     long long rows, long long txn, struct sqlgen *g, long long *bytes)
 {
 	struct sbuf sb = { 0 };
 	int fd, rc = -1;
 	*bytes = 0;
 	sqlgen_header(&sb, seed, rows);
 	sqlgen_schema(&sb);
-	if ((fd = new_file(c, schema)) < 0)
+	if ((fd = pg_new_file(c, pg, "schema.sql", schema, len)) < 0)
 		goto out;
 	{
 		int w = write_all(fd, sb.s, sb.len) < 0 ? errno : 0;
@@ -69,7 +60,7 @@ static int write_sql(struct wctx *c, const char *schema, const char *data, unsig
 		}
 	}
 	jw_int(&c->details, "schema_bytes", (long long)sb.len);
-	if ((fd = new_file(c, data)) < 0)
+	if ((fd = pg_new_file(c, pg, "data.sql", data, len)) < 0)
 		goto out;
 	sqlgen_init(g, seed, rows);
 	while (sqlgen_chunk(g, txn, &sb)) {
@@ -202,18 +193,19 @@ static int pgimport_run(struct wctx *c)
 		return -1;
 	if (rows < 1 || rows > 100000000)
 		return wl_fail(c, "rows=%lld: expected 1..100000000", rows);
+	/* a transaction's text is built whole before it is written */
+	if (txn > 100000)
+		return wl_fail(c, "txn=%lld: expected 0..100000", txn);
 	if (pg_open(c, &pg, 1) < 0)
 		goto out;
 	/* the text goes to /tmp, RAM in the appliance: say so before it fills */
-	if (statvfs(pg.sock, &vfs) == 0 &&
+	if (statvfs(pg.tmp, &vfs) == 0 &&
 	    (double)rows * SQL_BYTES_PER_ROW > (double)vfs.f_bavail * (double)vfs.f_frsize) {
 		wl_fail(c, "rows=%lld: about %.0f MB of SQL text, /tmp has %.0f MB free", rows,
 			(double)rows * SQL_BYTES_PER_ROW / 1e6, (double)vfs.f_bavail * (double)vfs.f_frsize / 1e6);
 		goto out;
 	}
-	snprintf(schema, sizeof schema, "%s/schema.sql", pg.sock);
-	snprintf(data, sizeof data, "%s/data.sql", pg.sock);
-	if (write_sql(c, schema, data, (unsigned long long)seed, rows, txn, &g, &bytes) < 0)
+	if (write_sql(c, &pg, schema, data, sizeof schema, (unsigned long long)seed, rows, txn, &g, &bytes) < 0)
 		goto out;
 	jw_int(&c->details, "data_bytes", bytes);
 	if (import_step(c, &pg, "schema", schema) < 0 || import_step(c, &pg, "data", data) < 0)
