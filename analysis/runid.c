@@ -352,14 +352,19 @@ static void nfs_key(struct sbuf *t, const struct jv *srv, const struct jv *cli)
 
 /* The engine a workload drove when it is not the userland's own
  * (details.software: the PostgreSQL layer's build line, or a host's
- * PostgreSQL and where it was): another build is another experiment. */
-static void software_key(struct sbuf *t, const struct jv *sw)
+ * PostgreSQL and where it was): another build is another experiment. So
+ * is dbt2 on data that fitted in memory against data that did not (the
+ * seed's cached and non-cached: details.fits_in_memory). */
+static void software_key(struct sbuf *t, const struct jv *details)
 {
+	const struct jv *sw = json_get(details, "software"), *fit = json_get(details, "fits_in_memory");
 	for (size_t i = 0; sw && sw->t == J_OBJ && i < sw->n; i++) {
 		char k[80];
 		snprintf(k, sizeof k, "software.%.60s", sw->keys[i]);
 		add_pair(t, k, sw->items[i]);
 	}
+	if (fit && fit->t == J_BOOL)
+		add_pair(t, "fits_in_memory", fit);
 }
 
 void run_identity(const struct jv *data, struct run_id *id)
@@ -379,7 +384,7 @@ void run_identity(const struct jv *data, struct run_id *id)
 		sb_free(&hw);
 	}
 	nfs_key(&id->tunables, json_get(data, "nfsserver"), json_get(data, "nfsclient"));
-	software_key(&id->tunables, json_get(json_get(data, "details"), "software"));
+	software_key(&id->tunables, json_get(data, "details"));
 	/* a run made with profile on (docs/why.md) carries "delays": its
 	 * delay accounting cost a fork loop ~3%, so it never pools with plain
 	 * runs, and the row says so where both exist */

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <pwd.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@
 #include "layer.h"
 #include "pg.h"
 #include "proc.h"
+#include "units.h"
 #include "xio.h"
 
 #define PG_START_S 60		/* a server not ready by then has failed */
@@ -392,7 +395,7 @@ int pg_new_file(struct wctx *c, const struct pg *pg, const char *name, char *pat
 
 static int start_server(struct wctx *c, struct pg *pg)
 {
-	char *argv[12 + 2 * NSETTINGS], sets[NSETTINGS][160], why[200];
+	char *argv[14 + 2 * NSETTINGS], sets[NSETTINGS][160], why[200];
 	int n = 0, fd, st;
 	double until;
 	argv[n++] = SELF;
@@ -405,6 +408,10 @@ static int start_server(struct wctx *c, struct pg *pg)
 	argv[n++] = pg->sock;
 	argv[n++] = "-c";
 	argv[n++] = "listen_addresses=";
+	/* its log is in /tmp (RAM): FATAL and PANIC only, not an ERROR per
+	 * retried deadlock (the clients report those) */
+	argv[n++] = "-c";
+	argv[n++] = "log_min_messages=fatal";
 	for (size_t i = 0; i < NSETTINGS; i++) {
 		snprintf(sets[i], sizeof sets[i], "%s=%s", settings[i], wl_param(c, settings[i]));
 		argv[n++] = "-c";
@@ -464,8 +471,9 @@ int pg_sql(struct wctx *c, struct pg *pg, const char *sql, unsigned timeout_ms, 
  * else what the server says it is and where it was. */
 static int name_software(struct wctx *c, struct pg *pg)
 {
-	char text[400];
-	if (!strcmp(wl_param(c, "bindir"), PG_LAYER_BIN)) {
+	char text[400], want[PATH_MAX], got[PATH_MAX];
+	/* the layer's however bindir spells it (a trailing /, a link) */
+	if (realpath(PG_LAYER_BIN, want) && realpath(wl_param(c, "bindir"), got) && !strcmp(want, got)) {
 		struct layer ly;
 		int dfd = open(LAYERS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		int rc = dfd >= 0 ? layer_read(dfd, PG_LAYER, &ly) : -1;
@@ -714,19 +722,43 @@ double pg_field(const char *text, const char *key, const char *also)
 static double sampling_rate(double warm_tps, unsigned long long dur, long long lines)
 {
 	double expect = (isfinite(warm_tps) && warm_tps > 0 ? warm_tps * 1.5 : PG_RATE_GUESS) * (double)dur;
-	return expect <= (double)lines ? 1.0 : (double)lines / expect;
+	/* pgbench takes a rate above 0: at least one in a billion */
+	return expect <= (double)lines ? 1.0 : fmax((double)lines / expect, 1e-9);
 }
 
-int pg_pgbench(struct wctx *c, struct pg *pg, char **args, unsigned long long dur, unsigned long long warm,
-	       long long lines, struct sbuf *out, double *share)
+int pg_driver_params(struct wctx *c, struct pg_driver *d)
 {
-	char ds[24], ws[24], tlog[128], rate[40];
+	struct statvfs vfs;
+	d->clients = wl_param_int(c, "clients");
+	d->lines = wl_param_int(c, "log_lines");
+	if (d->clients < 0 || d->lines < 0)
+		return -1;
+	if (d->clients < 1 || d->clients > 1000)
+		return wl_fail(c, "clients=%lld: expected 1..1000", d->clients);
+	if (d->lines < 100 || d->lines > PG_LOG_LINES_MAX)
+		return wl_fail(c, "log_lines=%lld: expected 100..%d", d->lines, PG_LOG_LINES_MAX);
+	/* the log is in /tmp, RAM in the appliance: twice the lines asked
+	 * may come (the warmup's rate is a guess) */
+	if (statvfs("/tmp", &vfs) == 0 && (double)d->lines * 2 * 48 > (double)vfs.f_bavail * (double)vfs.f_frsize)
+		return wl_fail(c, "log_lines=%lld: up to %.0f MB of transaction log, /tmp has %.0f MB free", d->lines,
+			       (double)d->lines * 96 / 1e6, (double)vfs.f_bavail * (double)vfs.f_frsize / 1e6);
+	if (parse_duration(wl_param(c, "duration"), 1000, 86400, &d->dur) < 0 || d->dur < 1 ||
+	    parse_duration(wl_param(c, "warmup"), 1000, 86400, &d->warm) < 0)
+		return wl_fail(c, "duration=\"%s\" warmup=\"%s\": whole seconds (%s), duration at least 1",
+			       wl_param(c, "duration"), wl_param(c, "warmup"), DURATION_HELP);
+	return 0;
+}
+
+int pg_pgbench(struct wctx *c, struct pg *pg, char **args, const struct pg_driver *d, struct sbuf *out, double *share)
+{
+	char ds[24], ws[24], cl[24], tlog[128], rate[40];
 	double warm_tps = NAN;
 	snprintf(tlog, sizeof tlog, "--log-prefix=%s/pgb", pg->sock);
-	snprintf(ds, sizeof ds, "%llu", dur);
-	snprintf(ws, sizeof ws, "%llu", warm);
+	snprintf(ds, sizeof ds, "%llu", d->dur);
+	snprintf(ws, sizeof ws, "%llu", d->warm);
+	snprintf(cl, sizeof cl, "%lld", d->clients);
 	*share = 1;
-	for (int measured = warm ? 0 : 1; measured < 2; measured++) {
+	for (int measured = d->warm ? 0 : 1; measured < 2; measured++) {
 		/* the warmup, then the measured run with its transaction log */
 		char *a[48];
 		int n = 0;
@@ -740,21 +772,28 @@ int pg_pgbench(struct wctx *c, struct pg *pg, char **args, unsigned long long du
 		a[n++] = "-n";
 		a[n++] = "-T";
 		a[n++] = measured ? ds : ws;
-		for (char **p = args; *p && n < 40; p++)
+		a[n++] = "-c";
+		a[n++] = cl;
+		a[n++] = "-j";
+		a[n++] = cl;
+		for (char **p = args; *p; p++) {
+			if (n == 40)
+				return wl_fail(c, "pgbench: more than 40 arguments");
 			a[n++] = *p;
+		}
 		if (measured) {
 			a[n++] = "-l";
 			a[n++] = tlog;
-			*share = sampling_rate(warm_tps, dur, lines);
+			*share = sampling_rate(warm_tps, d->dur, d->lines);
 			if (*share < 1) {
-				snprintf(rate, sizeof rate, "--sampling-rate=%.6f", *share);
+				snprintf(rate, sizeof rate, "--sampling-rate=%.9g", *share);
 				a[n++] = rate;
 			}
 		}
 		a[n++] = "postgres";
 		a[n] = NULL;
 		if (pg_tool(c, pg, measured ? "pgbench" : "pgbench (warmup)", a, -1,
-			    (unsigned)((measured ? dur : warm) + 120) * 1000, out, NULL) < 0)
+			    (unsigned)((measured ? d->dur : d->warm) + 120) * 1000, out, NULL) < 0)
 			return -1;
 		if (!measured)
 			warm_tps = pg_field(out->s, "tps = ", "without initial connection time");

@@ -92,14 +92,29 @@ void pg_backends_gone(const struct pg *pg, unsigned ms);
 
 /* ---- pgbench as the driver (pgbench, dbt2) ---- */
 #define PG_MAX_SCRIPTS 8
+#define PG_LOG_LINES_MAX 10000000	/* ~480 MB of log in /tmp, 80 MB of latencies */
 
-/* pgbench against the server: a warmup of `warm` seconds (none at 0),
- * then `dur` seconds measured with its per-transaction log in the run's
+/* The parameters of a pgbench-driven run; clients' default as text. */
+#define PG_DRIVER_PARAMS(clients) \
+	{ "clients", clients, "connections (pgbench -c; one thread each)" }, \
+	{ "duration", "10", "seconds measured" }, \
+	{ "warmup", "2", "seconds run before, not measured" }, \
+	{ "log_lines", "1000000", "transaction log lines kept (about 48 bytes each, in /tmp): past it, a sample" }
+
+struct pg_driver {
+	long long clients, lines;
+	unsigned long long dur, warm;
+};
+/* PG_DRIVER_PARAMS checked: 0, or -1 with the reason. */
+int pg_driver_params(struct wctx *c, struct pg_driver *d);
+
+/* pgbench against the server: a warmup of d->warm seconds (none at 0),
+ * then d->dur seconds measured with its per-transaction log in the run's
  * /tmp directory, sampled (--sampling-rate, into *share) so that it holds
- * about `lines` at the warmup's rate. args: what else pgbench takes (-c,
- * -j, -f ..., NULL-ended). out: the measured run's report. */
-int pg_pgbench(struct wctx *c, struct pg *pg, char **args, unsigned long long dur, unsigned long long warm,
-	       long long lines, struct sbuf *out, double *share);
+ * about d->lines at the warmup's rate (up to twice that are kept). -c and
+ * -j are d->clients; args: what else pgbench takes (-S, -f ...,
+ * NULL-ended). out: the measured run's report. */
+int pg_pgbench(struct wctx *c, struct pg *pg, char **args, const struct pg_driver *d, struct sbuf *out, double *share);
 /* The number after key at the start of a line of pgbench's report; with
  * also, only on a line that holds it too. NAN when there is none. */
 double pg_field(const char *text, const char *key, const char *also);

@@ -7,9 +7,9 @@
  *
  * The server is the run's own (pg.c: initdb on the layout, the plan's
  * settings); pgbench -i at `scale` is timed (init_s), then the warmup,
- * then the measured run with a per-transaction log, sampled so that at
- * most log_lines lines are written (the log is in /tmp: RAM in the
- * appliance). Figures: tps (pgbench's, without connection time), the
+ * then the measured run with a per-transaction log, sampled so that
+ * about log_lines lines are written (the log is in /tmp: RAM in the
+ * appliance; pg.c). Figures: tps (pgbench's, without connection time), the
  * latency mean, p50 and p99 (nearest rank) from the logged transactions,
  * init_s.
  */
@@ -31,10 +31,7 @@
 static const struct wparam pgbench_params[] = {
 	{ "mode", "tpcb", "tpcb (pgbench's TPC-B-like script) or select (select-only)" },
 	{ "scale", "1", "pgbench -i scale: 100,000 accounts (about 15 MB) per unit" },
-	{ "clients", "2", "connections (pgbench -c; one thread each)" },
-	{ "duration", "10", "seconds measured" },
-	{ "warmup", "2", "seconds run before, not measured" },
-	{ "log_lines", "1000000", "transaction log lines at most (about 40 bytes each, in /tmp): past it, a sample" },
+	PG_DRIVER_PARAMS("2"),
 	PG_SERVER_PARAMS,
 	{ NULL, NULL, NULL },
 };
@@ -44,30 +41,24 @@ static int pgbench_run(struct wctx *c)
 	struct pg pg;
 	struct sbuf out = { 0 };
 	const char *mode = wl_param(c, "mode");
-	long long scale = wl_param_int(c, "scale"), clients = wl_param_int(c, "clients");
-	long long lines = wl_param_int(c, "log_lines");
-	unsigned long long dur, warm;
-	char sc[24], cl[24];
+	long long scale = wl_param_int(c, "scale");
+	struct pg_driver d;
+	char sc[24];
 	double t0, init_s, tps, lat_mean, p50, p99, share = 1;
 	struct pg_lat lat = { 0 };
 	int rc = -1;
 
-	if (scale < 0 || clients < 0 || lines < 0)
+	if (scale < 0)
 		return -1;
-	if (lines < 100 || lines > 100000000)
-		return wl_fail(c, "log_lines=%lld: expected 100..100000000", lines);
-	if (scale < 1 || scale > 100000 || clients < 1 || clients > 1000)
-		return wl_fail(c, "scale=%lld, clients=%lld: expected 1..100000 and 1..1000", scale, clients);
+	if (scale < 1 || scale > 100000)
+		return wl_fail(c, "scale=%lld: expected 1..100000", scale);
 	if (!in_choices(mode, "tpcb|select"))
 		return wl_fail(c, "mode=\"%s\": expected tpcb or select", mode);
-	if (parse_duration(wl_param(c, "duration"), 1000, 86400, &dur) < 0 || dur < 1 ||
-	    parse_duration(wl_param(c, "warmup"), 1000, 86400, &warm) < 0)
-		return wl_fail(c, "duration=\"%s\" warmup=\"%s\": whole seconds (%s), duration at least 1",
-			       wl_param(c, "duration"), wl_param(c, "warmup"), DURATION_HELP);
-	if (pg_open(c, &pg, clients) < 0)
+	if (pg_driver_params(c, &d) < 0)
+		return -1;
+	if (pg_open(c, &pg, d.clients) < 0)
 		goto out;
 	snprintf(sc, sizeof sc, "%lld", scale);
-	snprintf(cl, sizeof cl, "%lld", clients);
 	t0 = mono_now();
 	{
 		/* no deadline of its own but the plan's: its time grows with scale */
@@ -77,8 +68,8 @@ static int pgbench_run(struct wctx *c)
 	}
 	init_s = mono_now() - t0;
 	{
-		char *a[] = { "-c", cl, "-j", cl, !strcmp(mode, "select") ? "-S" : NULL, NULL };
-		if (pg_pgbench(c, &pg, a, dur, warm, lines, &out, &share) < 0)
+		char *a[] = { !strcmp(mode, "select") ? "-S" : NULL, NULL };
+		if (pg_pgbench(c, &pg, a, &d, &out, &share) < 0)
 			goto out;
 	}
 	tps = pg_field(out.s, "tps = ", "without initial connection time");
@@ -91,7 +82,7 @@ static int pgbench_run(struct wctx *c)
 	jw_num(&c->details, "transactions", pg_field(out.s, "number of transactions actually processed: ", NULL));
 	jw_num(&c->details, "failed_transactions", pg_field(out.s, "number of failed transactions: ", NULL));
 	/* twice the lines asked: the warmup's rate was a guess */
-	if (pg_latency_log(c, &pg, (size_t)lines * 2, &lat, 1) < 0)
+	if (pg_latency_log(c, &pg, (size_t)d.lines * 2, &lat, 1) < 0)
 		goto out;
 	p50 = pg_rank(&lat, 50);
 	p99 = pg_rank(&lat, 99);

@@ -57,7 +57,7 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(19);
+	tap_plan(20);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -116,6 +116,9 @@ int main(void)
 	is_str(a, "software.postgresql=\"postgresql-15 15.18-0+deb12u1 aaaa\"", "the PostgreSQL build a run drove keys it");
 	ok(strcmp(a, b) != 0, "two builds of one version never pool (%s | %s)", a, b);
 	is_str(c, "-", "other details do not key");
+	free(c);
+	c = tunables_of("{\"workload\":\"dbt2\",\"details\":{\"fits_in_memory\":false}}");
+	is_str(c, "fits_in_memory=false", "dbt2 cached and non-cached never pool");
 	free(a);
 	free(b);
 	free(c);
