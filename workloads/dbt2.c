@@ -285,16 +285,22 @@ static int consistent(struct wctx *c, struct pg *pg)
 }
 
 /* The report's " - N transactions (P% of total, tps = X)" line of script
- * i (pgbench numbers them from 1 in its report): that tps. */
+ * i (pgbench numbers them from 1 in its report), looked for only inside
+ * that script's block: that tps. */
 static double script_tps(const char *report, int i)
 {
-	char head[32];
-	const char *p;
+	char head[32], next[32];
+	const char *p, *end, *t;
 	snprintf(head, sizeof head, "SQL script %d:", i + 1);
-	if (!report || !(p = strstr(report, head)) || !(p = strstr(p, " transactions (")))
+	snprintf(next, sizeof next, "SQL script %d:", i + 2);
+	if (!report || !(p = strstr(report, head)))
 		return NAN;
-	p = strstr(p, "tps = ");
-	return p && p - strstr(report, head) < 400 ? strtod(p + 6, NULL) : NAN;
+	end = strstr(p, next);
+	if (!end)
+		end = p + strlen(p);
+	t = memmem(p, (size_t)(end - p), " transactions (", 15);
+	t = t ? memmem(t, (size_t)(end - t), "tps = ", 6) : NULL;
+	return t ? strtod(t + 6, NULL) : NAN;
 }
 
 /* NURand's A for a range of n: 2^k - 1 at most n / div (TPC-C: 1023 for

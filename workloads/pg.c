@@ -55,13 +55,7 @@ static const char *const bin_names[PG_NBIN] = { "postgres", "initdb", "psql", "p
  * digits and . _ - (no quoting, no second option inside). */
 static int plain_value(const char *v)
 {
-	if (!*v || strlen(v) > 64)
-		return 0;
-	for (; *v; v++)
-		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') || *v == '.' ||
-		      *v == '_' || *v == '-'))
-			return 0;
-	return 1;
+	return name_ok(v, 64, "._-");
 }
 
 /* The first line of text holding PostgreSQL's own error (FATAL:, PANIC:,
