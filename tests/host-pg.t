@@ -108,9 +108,11 @@ ok "dbt2: new-order tpm (tx/min), the mix's tps, p90 and p99 of each of the five
 		(.name == "load_s" and .unit == "s") or
 		((.name | test("^(new_order|payment|order_status|delivery|stock_level)_p(90|99)_ms$")) and .unit == "ms"
 			and .better == "lower" and .value > 0))] | length == 13)' "$T/dbt2"
-ok "... every transaction type ran, new-order and payment the most (45:43:4:4:4), none failed for good" \
-	jqe '.data.details.latency_samples as $s | ($s | to_entries | all(.value > 0)) and $s.new_order > 3 * $s.delivery
-		and $s.payment > 3 * $s.stock_level and .data.details.failed_transactions == 0' "$T/dbt2"
+# (few transactions on a loaded machine: a 4% type may not come up at all)
+ok "... the mix's weights (45:43:4:4:4): new-order and payment ran and are most of it, every transaction logged, none failed for good" \
+	jqe '.data.details as $d | ($d.latency_samples | add) as $all | $d.latency_samples.new_order > 0 and $d.latency_samples.payment > 0
+		and $all == $d.transactions and ($d.latency_samples.new_order + $d.latency_samples.payment) >= 0.7 * $all
+		and $d.failed_transactions == 0' "$T/dbt2"
 ok "... TPC-C's consistency conditions 1-7 hold after the run (no row breaks one); sizes and memory recorded" \
 	jqe '(.data.details.consistency | length == 7 and all(. == 0)) and .data.details.db_bytes >= .data.details.db_bytes_loaded
 		and .data.details.mem_available_bytes > 0 and (.data.details.fits_in_memory | type == "boolean")' "$T/dbt2"
