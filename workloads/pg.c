@@ -816,17 +816,35 @@ void pg_lat_free(struct pg_lat *lat, int n)
 	}
 }
 
+/* A logged transaction: its script and its latency. */
+struct pg_tx {
+	uint32_t us;
+	uint8_t script;
+};
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
 int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_lat *lat, int nscripts)
 {
 	int dfd = open(pg->sock, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *e;
-	size_t cap[PG_MAX_SCRIPTS] = { 0 }, kept = 0, dropped = 0, other = 0, all = 0;
+	struct pg_tx *v = NULL;
+	size_t cap = 0, n = 0, seen = 0, other = 0, all = 0;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;	/* fixed: the same log keeps the same sample */
 	if (!d) {
 		if (dfd >= 0)
 			close(dfd);
 		return wl_fail(c, "unable to read %s: %s", pg->sock, strerror(errno));
 	}
+	if (nscripts > PG_MAX_SCRIPTS)
+		nscripts = PG_MAX_SCRIPTS;
 	while ((e = readdir(d))) {
 		char line[256];
 		struct stat st;
@@ -846,7 +864,7 @@ int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_la
 		}
 		while (fgets(line, sizeof line, f)) {
 			unsigned long client, tx, us, script;
-			struct pg_lat *l;
+			struct pg_tx t;
 			int k = sscanf(line, "%lu %lu %lu %lu", &client, &tx, &us, &script);
 			if (k < 3) {
 				other++;	/* failed, skipped */
@@ -856,29 +874,43 @@ int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_la
 				other++;	/* not a script this run has */
 				continue;
 			}
-			if (kept >= max) {
-				dropped++;
-				continue;
+			t.us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+			t.script = (uint8_t)script;
+			seen++;
+			/* past max, a uniform sample of all (reservoir): not the
+			 * first files' clients whole and the others not at all */
+			if (n < max) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 4096;
+					v = xrealloc(v, cap * sizeof *v);
+				}
+				v[n++] = t;
+			} else {
+				uint64_t j = xorshift(&rng) % seen;
+				if (j < max)
+					v[j] = t;
 			}
-			l = &lat[script];
-			if (l->n == cap[script]) {
-				cap[script] = cap[script] ? cap[script] * 2 : 4096;
-				l->v = xrealloc(l->v, cap[script] * sizeof *l->v);
-			}
-			l->v[l->n++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
-			kept++;
 		}
 		fclose(f);
 	}
 	closedir(d);
-	if (dropped)
-		wl_warn(c, "%zu transaction latencies past the first %zu were not kept for the percentiles", dropped,
-			max);
+	if (seen > n)
+		wl_warn(c, "%zu transaction latencies: the percentiles are of a uniform sample of %zu", seen, n);
 	jw_int(&c->details, "log_failed_or_skipped", (long long)other);
+	for (size_t i = 0; i < n; i++)
+		lat[v[i].script].n++;
 	for (int i = 0; i < nscripts; i++) {
+		lat[i].v = xcalloc(lat[i].n ? lat[i].n : 1, sizeof *lat[i].v);
 		all += lat[i].n;
-		qsort(lat[i].v, lat[i].n, sizeof *lat[i].v, cmp_u32);
+		lat[i].n = 0;
 	}
+	for (size_t i = 0; i < n; i++) {
+		struct pg_lat *l = &lat[v[i].script];
+		l->v[l->n++] = v[i].us;
+	}
+	free(v);
+	for (int i = 0; i < nscripts; i++)
+		qsort(lat[i].v, lat[i].n, sizeof *lat[i].v, cmp_u32);
 	if (!all)
 		return wl_fail(c, "pgbench's transaction log is empty");
 	return 0;

@@ -126,12 +126,13 @@ struct pg_lat {
 };
 /* The measured run's log ("client txno latency_us script epoch us",
  * latency "failed" or "skipped" for those): latencies per script number
- * into lat[0..nscripts-1], at most max in all (the rest counted in a
- * warning); failed and skipped into details.log_failed_or_skipped. 0, or
- * -1 when nothing was logged. */
+ * into lat[0..nscripts-1], sorted: all of them, or past max a uniform
+ * sample of max (a reservoir, with a fixed seed; a warning says so);
+ * failed and skipped into details.log_failed_or_skipped. 0, or -1 when
+ * nothing was logged. */
 int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_lat *lat, int nscripts);
-/* The pct-th percentile (nearest rank, as oltp, nfsmix and cyclictest
- * take theirs) in ms; NAN with no sample. */
+/* The pct-th percentile (nearest rank, as oltp and http take theirs) in
+ * ms; NAN with no sample. */
 double pg_rank(const struct pg_lat *l, unsigned pct);
 void pg_lat_free(struct pg_lat *lat, int n);
 
