@@ -15,7 +15,7 @@
 # zstd, ldap, pam, gssapi, selinux, systemd, libxml, libxslt, the PL
 # languages): the appliance has none of them, and none is on the path of
 # what the workloads measure (SQL over a Unix socket, WAL, the buffer pool).
-DEPS=""
+DEPS="jemalloc"
 RECIPE_LAYER=postgresql
 PG=/opt/postgresql
 
@@ -36,7 +36,14 @@ recipe_build() {
 		--without-lz4 --without-zstd --without-perl --without-python --without-tcl \
 		--without-ldap --without-pam --without-gssapi --without-selinux --without-systemd \
 		--without-libxml --without-libxslt
-	make -j"$JOBS" LDFLAGS_EX="-Wl,--dynamic-linker=$PG/lib/ld-musl-x86_64.so.1"
+	# every program with jemalloc as its malloc (recipes/jemalloc.sh says
+	# why); musl's libc and its loader then use it too (musl lets the
+	# program replace malloc). By name, found through LIBRARY_PATH: the
+	# server keeps LDFLAGS_EX (pg_config), and the archive's path is the
+	# cache's
+	export LIBRARY_PATH="$DEP_jemalloc/lib"
+	make -j"$JOBS" \
+		LDFLAGS_EX="-Wl,--dynamic-linker=$PG/lib/ld-musl-x86_64.so.1 -l:libjemalloc_pic.a"
 	# zic compiles the time zone data during the install, here: it runs on
 	# the host's musl loader (it is not shipped)
 	rm -f src/timezone/zic
