@@ -37,13 +37,15 @@ recipe_build() {
 		--without-ldap --without-pam --without-gssapi --without-selinux --without-systemd \
 		--without-libxml --without-libxslt
 	# every program with jemalloc as its malloc (recipes/jemalloc.sh says
-	# why); musl's libc and its loader then use it too (musl lets the
-	# program replace malloc). By name, found through LIBRARY_PATH: the
+	# why): musl lets a program replace malloc, and libc's public
+	# allocations and the modules' then go to it (the loader keeps its
+	# own). -u malloc: pulled in even where only a later library
+	# (libpgcommon) calls malloc. By name, found through LIBRARY_PATH: the
 	# server keeps LDFLAGS_EX (pg_config), and the archive's path is the
 	# cache's
 	export LIBRARY_PATH="$DEP_jemalloc/lib"
 	make -j"$JOBS" \
-		LDFLAGS_EX="-Wl,--dynamic-linker=$PG/lib/ld-musl-x86_64.so.1 -l:libjemalloc_pic.a"
+		LDFLAGS_EX="-Wl,--dynamic-linker=$PG/lib/ld-musl-x86_64.so.1 -Wl,-u,malloc -l:libjemalloc_pic.a"
 	# zic compiles the time zone data during the install, here: it runs on
 	# the host's musl loader (it is not shipped)
 	rm -f src/timezone/zic
