@@ -34,6 +34,7 @@
 #include "layer.h"
 #include "pg.h"
 #include "proc.h"
+#include "sqlgen.h"
 #include "units.h"
 #include "xio.h"
 
@@ -822,14 +823,6 @@ struct pg_tx {
 	uint8_t script;
 };
 
-static uint64_t xorshift(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
 int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_lat *lat, int nscripts)
 {
 	int dfd = open(pg->sock, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -886,7 +879,7 @@ int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_la
 				}
 				v[n++] = t;
 			} else {
-				uint64_t j = xorshift(&rng) % seen;
+				uint64_t j = sqlgen_rand(&rng) % seen;
 				if (j < max)
 					v[j] = t;
 			}
