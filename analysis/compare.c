@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "defaults.h"
 #include "err.h"
 #include "runid.h"
 #include "sbuf.h"
@@ -26,6 +27,7 @@ void cmp_init(struct cmp *c)
 	c->fdr = 0.05;
 	c->min_effect = 0.005;
 	c->noisy = 0.05;
+	c->margin = 0.02;
 }
 
 void kernel_label(const char *release, const char *version, char *out, size_t len)
@@ -111,6 +113,14 @@ static const struct cmp_boot *find_boot(const struct cmp *c, const char *id)
 	return i == (size_t)-1 ? NULL : &c->boots[i];
 }
 
+static size_t mode_index(const struct cmp *c, const char *mode)
+{
+	for (size_t i = 0; i < c->nmodes; i++)
+		if (!strcmp(c->modes[i], mode))
+			return i;
+	return 0;
+}
+
 static const char *add_mode(struct cmp *c, const char *mode)
 {
 	for (size_t i = 0; i < c->nmodes; i++)
@@ -147,17 +157,23 @@ static size_t exp_of(struct cmp *c, const char *mode, const char *wl, const stru
 	return e;
 }
 
+static void group_key(struct sbuf *key, int kind, const char *mode, const char *wl, const struct run_id *id,
+		      const char *metric, const char *unit, const char *better)
+{
+	/* each part length-prefixed: no byte in a part can shift it into the next */
+	const char *parts[] = { mode, wl, id->params.s, id->layout.s, id->tunables.s, metric, unit, better };
+	sb_printf(key, "%d", kind);
+	for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+		sb_printf(key, "|%zu:%s", strlen(parts[p]), parts[p]);
+}
+
 /* The group of those keys: found, else made when make, else NULL. */
 static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
 				    const char *lname, const char *metric, const char *unit, const char *better, int make)
 {
 	struct sbuf key = { 0 };
 	size_t i;
-	/* each part length-prefixed: no byte in a part can shift it into the next */
-	const char *parts[] = { mode, wl, id->params.s, id->layout.s, id->tunables.s, metric, unit, better };
-	sb_printf(&key, "%d", kind);
-	for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
-		sb_printf(&key, "|%zu:%s", strlen(parts[p]), parts[p]);
+	group_key(&key, kind, mode, wl, id, metric, unit, better);
 	i = strmap_get(&c->group_ix, key.s);
 	if (i != (size_t)-1 || !make) {
 		sb_free(&key);
@@ -168,9 +184,9 @@ static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, c
 		c->groups = xrealloc(c->groups, c->gcap * sizeof *c->groups);
 	}
 	strmap_put(&c->group_ix, key.s, c->ngroups);
-	sb_free(&key);
 	struct cmp_group *g = &c->groups[c->ngroups++];
 	memset(g, 0, sizeof *g);
+	g->key = sb_steal(&key);
 	g->xid = exp_of(c, mode, wl, id);
 	g->kind = kind;
 	g->mode = clean_dup(mode);
@@ -183,6 +199,22 @@ static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, c
 	g->unit = clean_dup(unit);
 	g->better = clean_dup(better);
 	return g;
+}
+
+const struct cmp_group *cmp_group_lookup(const struct cmp *c, int kind, const char *mode, const char *wl,
+					 const struct run_id *id, const char *metric, const char *unit, const char *better)
+{
+	struct sbuf key = { 0 };
+	size_t i;
+	group_key(&key, kind, mode, wl, id, metric, unit, better);
+	i = strmap_get(&c->group_ix, key.s);
+	sb_free(&key);
+	return i != (size_t)-1 ? &c->groups[i] : NULL;
+}
+
+const struct cmp_boot *cmp_boot_of(const struct cmp *c, const char *id)
+{
+	return find_boot(c, id);
 }
 
 static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
@@ -285,6 +317,11 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	}
 	ki = kernel_index(c, b);
 	b->kernel = ki;
+	if (ki >= 0) {
+		/* rounds count per measurement mode: a family's looks are its own */
+		size_t mi = mode_index(c, b->mode);
+		b->round = c->kernels[ki].mboots[mi]++;
+	}
 	strmap_put(&c->boot_ix, b->id, c->nboots++);
 	if (ki >= 0) {
 		struct cmp_kernel *K = &c->kernels[ki];
@@ -489,6 +526,12 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 				continue;
 			}
 			cell_add(g, k, val->num, rid.inforce.s);
+			if (c->rounds) {
+				struct cmp_cell *x = &g->cell[k];
+				if (!x->rm)
+					x->rm = xcalloc(c->rounds, sizeof *x->rm);
+				moments_add(&x->rm[b->round < c->rounds ? b->round : c->rounds - 1], val->num);
+			}
 		}
 		{
 			const struct jv *ctr = json_get(d, "counters");
@@ -823,6 +866,187 @@ static void sort_groups(struct cmp *c)
 	strmap_free(&first);
 }
 
+/* Confirmation rounds: look j (1-based) sees rounds 0 .. j-1 of both
+ * kernels; a look is made only when both have booted j times (a complete
+ * round). Each figure keeps the verdict of the first look that decided it
+ * (the rule stops there); BH across the figures of the family at each look. */
+static void confirm_family(struct cmp *c, const char *mode, size_t k)
+{
+	size_t mi = mode_index(c, mode);
+	unsigned nb = c->kernels[c->base].mboots[mi], nk = c->kernels[k].mboots[mi];
+	unsigned looks = nb < nk ? nb : nk;
+	size_t *g = xcalloc(c->ngroups + 1, sizeof *g), m;
+	double *p = xcalloc(c->ngroups + 1, sizeof *p), *q = xcalloc(c->ngroups + 1, sizeof *q);
+	struct sample_stats *sa = xcalloc(c->ngroups + 1, sizeof *sa), *sb = xcalloc(c->ngroups + 1, sizeof *sb);
+	if (looks > c->rounds)
+		looks = c->rounds;
+	for (unsigned j = 1; j <= looks; j++) {
+		m = 0;
+		for (size_t i = 0; i < c->ngroups; i++) {
+			struct cmp_group *G = &c->groups[i];
+			struct cmp_cell *a = &G->cell[c->base], *x = &G->cell[k];
+			struct moments ma = {0}, mb = {0};
+			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || !a->rm || !x->rm)
+				continue;
+			if ((x->inforce && !strcmp(x->inforce, "*")) || (a->inforce && !strcmp(a->inforce, "*")))
+				continue;	/* not one sample: never tested */
+			for (unsigned r = 0; r < j; r++) {
+				moments_merge(&ma, &a->rm[r]);
+				moments_merge(&mb, &x->rm[r]);
+			}
+			moments_stats(&ma, &sa[m]);
+			moments_stats(&mb, &sb[m]);
+			g[m] = i;
+			p[m] = welch_t_test(&sa[m], &sb[m], NULL, NULL);
+			m++;
+		}
+		bh_adjust(p, q, m);
+		for (size_t i = 0; i < m; i++) {
+			struct cmp_cell *x = &c->groups[g[i]].cell[k];
+			double ch, lo, hi;
+			int v = confirm_look(&sa[i], &sb[i], q[i], c->rounds, c->fdr, c->alpha, c->margin, c->min_effect,
+					     &ch, &lo, &hi);
+			x->looks = j;
+			if (v == CONFIRM_NONE || x->confirm == CONFIRM_CHANGED || x->confirm == CONFIRM_UNCHANGED)
+				continue;
+			x->confirm = v;
+			x->conf_change = ch;
+			x->conf_lo = lo;
+			x->conf_hi = hi;
+			if (v != CONFIRM_UNDECIDED)
+				x->confirm_round = j;
+		}
+	}
+	free(g);
+	free(p);
+	free(q);
+	free(sa);
+	free(sb);
+}
+
+static void confirm_all(struct cmp *c)
+{
+	for (size_t m = 0; m < c->nmodes; m++)
+		for (size_t k = 0; k < c->nkernels; k++)
+			if (k != c->base)
+				confirm_family(c, c->modes[m], k);
+}
+
+const char *cmp_confirm_name(int v)
+{
+	return v == CONFIRM_CHANGED ? "changed" : v == CONFIRM_UNCHANGED ? "unchanged" :
+	       v == CONFIRM_UNDECIDED ? "undecided" : "untested";
+}
+
+int cmp_cares(const struct cmp *c, const struct cmp_group *G)
+{
+	if (!c->ncare)
+		return 1;
+	for (size_t i = 0; i < c->ncare; i++) {
+		const char *at = strchr(c->care[i], '@');
+		size_t wl = at ? (size_t)(at - c->care[i]) : strlen(c->care[i]);
+		if (strlen(G->workload) == wl && !strncmp(G->workload, c->care[i], wl) && (!at || !strcmp(G->layout, at + 1)))
+			return 1;
+	}
+	return 0;
+}
+
+void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	t->looks = c->rounds;
+	for (size_t k = 0; k < c->nkernels; k++) {
+		if (k == c->base)
+			continue;
+		for (size_t i = 0; i < c->ngroups; i++) {
+			const struct cmp_group *G = &c->groups[i];
+			const struct cmp_cell *x;
+			size_t mi = mode_index(c, G->mode);
+			unsigned nb = c->kernels[c->base].mboots[mi], nk = c->kernels[k].mboots[mi], l = nb < nk ? nb : nk;
+			if (G->kind != CMP_FIGURE || k >= G->ncell || !cmp_cares(c, G))
+				continue;
+			if (l < t->looks)
+				t->looks = l;	/* the family with the fewest complete rounds */
+			x = &G->cell[k];
+			if (x->confirm == CONFIRM_CHANGED)
+				t->changed++;
+			else if (x->confirm == CONFIRM_UNCHANGED)
+				t->unchanged++;
+			else if (x->confirm == CONFIRM_UNDECIDED || (x->n && G->cell[c->base].n))
+				t->undecided++;	/* measured on both, never testable yet: one round is not a sample */
+		}
+	}
+}
+
+void cmp_confirm_json(const struct cmp *c, const struct cmp_group *G, size_t k, struct jw *w)
+{
+	const struct cmp_cell *x = &G->cell[k];
+	if (!c->rounds || k == c->base)
+		return;
+	jw_obj(w, "confirmation");
+	jw_str(w, "verdict", cmp_confirm_name(x->confirm));
+	if (x->confirm_round)
+		jw_int(w, "round", x->confirm_round);
+	jw_int(w, "looks", x->looks);
+	jw_int(w, "max_rounds", c->rounds);
+	jw_str(w, "rule", "Bonferroni over a fixed maximum of looks; TOST for unchanged");
+	jw_num(w, "equivalence_margin", c->margin);
+	if (isfinite(x->conf_lo) && isfinite(x->conf_hi)) {
+		jw_arr(w, "interval");
+		jw_num(w, NULL, x->conf_lo);
+		jw_num(w, NULL, x->conf_hi);
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+}
+
+static double option_num(const char *opt, const char *val, double lo, double hi, const char *eg)
+{
+	char *end;
+	double v = strtod(val, &end);
+	if (!*val || *end || !(v > lo && v < hi))
+		die(EXIT_BADINPUT, "bad %s \"%s\" (%s)", opt, val, eg);
+	return v;
+}
+
+int cmp_option_takes_value(const char *opt)
+{
+	static const char *const v[] = { "--baseline", "--fdr", "--alpha", "--min-effect", "--noisy", "--rounds",
+					  "--equivalence", "--care" };
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (!strcmp(opt, v[i]))
+			return 1;
+	return 0;
+}
+
+int cmp_option(struct cmp *c, const char *opt, const char *val)
+{
+	if (!strcmp(opt, "--baseline"))
+		c->baseline = val;
+	else if (!strcmp(opt, "--fdr"))
+		c->fdr = option_num(opt, val, 0, 1, "between 0 and 1, e.g. 0.05");
+	else if (!strcmp(opt, "--alpha"))
+		c->alpha = option_num(opt, val, 0, 1, "between 0 and 1, e.g. 0.05");
+	else if (!strcmp(opt, "--min-effect"))
+		c->min_effect = option_num(opt, val, -1e-300, 1e6, "a percentage, e.g. 0.5") / 100;
+	else if (!strcmp(opt, "--noisy"))
+		c->noisy = option_num(opt, val, 0, 1e6, "a percentage, e.g. 5") / 100;
+	else if (!strcmp(opt, "--rounds"))
+		c->rounds = (unsigned)option_num(opt, val, 0.5, 1000.5, "the most rounds of boots, 1 to 1000, e.g. 8");
+	else if (!strcmp(opt, "--equivalence"))
+		c->margin = option_num(opt, val, 0, 100, "a percentage, e.g. 2: a change within it is no change") / 100;
+	else if (!strcmp(opt, "--care")) {
+		const char *at = strchr(val, '@');
+		if (!*val || *val == '@' || (at && (!at[1] || strchr(at + 1, '@'))) || strlen(val) > 200)
+			die(EXIT_BADINPUT, "bad --care \"%s\" (WORKLOAD or WORKLOAD@LAYOUT, e.g. fsmark@raid1-xfs)", val);
+		if (c->ncare == sizeof c->care / sizeof *c->care)
+			die(EXIT_BADINPUT, "--care at most %zu times", sizeof c->care / sizeof *c->care);
+		c->care[c->ncare++] = val;
+	} else
+		return 0;
+	return 1;
+}
+
 int cmp_finish(struct cmp *c)
 {
 	if (!c->nruns) {
@@ -846,7 +1070,11 @@ int cmp_finish(struct cmp *c)
 		c->base = i;
 	}
 	sort_groups(c);
-	strmap_free(&c->group_ix);	/* its indices are stale now; nothing adds groups after this */
+	/* its indices are stale now: made anew for cmp_group_lookup; nothing
+	 * adds groups after this */
+	strmap_free(&c->group_ix);
+	for (size_t g = 0; g < c->ngroups; g++)
+		strmap_put(&c->group_ix, c->groups[g].key, g);
 	for (size_t g = 0; g < c->ngroups; g++)
 		grow_cells(&c->groups[g], c->nkernels);
 	/* a profiled run that did not list a function gave it a share of 0 */
@@ -930,6 +1158,8 @@ int cmp_finish(struct cmp *c)
 			x->significant = k != c->base && isfinite(x->q) && x->q < c->fdr && isfinite(x->change) &&
 					 fabs(x->change) >= c->min_effect;
 		}
+	if (c->rounds)
+		confirm_all(c);
 	make_labels(c);
 	inforce_diffs(c);
 	return 0;
@@ -1017,13 +1247,14 @@ void cmp_free(struct cmp *c)
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		for (size_t k = 0; k < G->ncell; k++)
-			free(G->cell[k].inforce);
+			free(G->cell[k].inforce), free(G->cell[k].rm);
 		free(G->cell);
 		free(G->mode);
 		free(G->workload);
 		free(G->params);
 		free(G->layout);
 		free(G->lkey);
+		free(G->key);
 		free(G->tunables);
 		free(G->metric);
 		free(G->unit);

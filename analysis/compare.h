@@ -37,12 +37,14 @@ struct cmp_boot {
 	char accel[16];
 	char release[65], version[160], config[65], userland[65];
 	int kernel;		/* index into kernels, -1 if over the limit */
+	unsigned round;		/* confirmation round: its kernel's boots before it */
 };
 
 struct cmp_kernel {
 	char label[64];
 	char release[65], config[65], userland[65], accel[16];
 	unsigned boots;
+	unsigned mboots[CMP_MAX_MODES];	/* boots per measurement mode: its confirmation rounds */
 	unsigned st[ST_N];	/* runs by status */
 	int mixed;		/* its boots differ in userland, config or accelerator */
 };
@@ -61,11 +63,20 @@ struct cmp_cell {
 	double invalid_sum;	/* their values, for a chart's hollow point only */
 	size_t invalid;		/* runs whose figure was marked invalid (an SFS step past 1% failed calls):
 				 * counted and shown, never in n, the mean or the test */
+	/* confirmation rounds (cmp.rounds > 0, figures only): the runs of each
+	 * round, and the verdict of the looks (CONFIRM_* of stats.h), the
+	 * look that reached it (1-based), the looks made, and that look's
+	 * change and TOST interval (fractions of the baseline mean) */
+	struct moments *rm;
+	int confirm;
+	unsigned confirm_round, looks;
+	double conf_change, conf_lo, conf_hi;
 };
 
 struct cmp_group {
 	int kind;		/* CMP_FIGURE or CMP_COUNTER */
 	char *mode, *workload, *params, *layout, *lkey, *tunables, *metric, *unit, *better;
+	char *key;		/* what cmp_group_lookup finds it by */
 	char *label;		/* parameters and tunables that tell this group from its siblings */
 	char *inforce_diff;	/* tunables in force that differ between kernels, or NULL */
 	struct cmp_cell *cell;	/* one per kernel: grown as kernels appear, to nkernels by cmp_finish */
@@ -100,6 +111,10 @@ struct cmp {
 	double alpha;		/* interval level 1-alpha, and the MDC's */
 	double fdr;		/* Benjamini-Hochberg q */
 	double min_effect, noisy;
+	unsigned rounds;	/* confirmation rounds: at most this many looks (0: none) */
+	double margin;		/* --equivalence: what counts as unchanged, fraction of the baseline */
+	const char *care[16];	/* --care W[@L]: the figures whose verdicts decide another round */
+	size_t ncare;
 	const char *src;	/* for messages */
 	/* data */
 	struct cmp_boot *boots;
@@ -135,6 +150,35 @@ void cmp_add_record(struct cmp *c, const struct jv *rec);
  * baseline is unknown. */
 int cmp_finish(struct cmp *c);
 void cmp_free(struct cmp *c);
+/* The analysis options that compare and export share: --baseline, --fdr,
+ * --alpha, --min-effect, --noisy, --rounds, --equivalence, --care. 1 when
+ * opt was one (dies on a bad value), 0 when it is not. */
+int cmp_option(struct cmp *c, const char *opt, const char *val);
+int cmp_option_takes_value(const char *opt);
+/* compare --undecided's exit status while a round is wanted */
+#define CMP_ANOTHER_ROUND 3
+/* Confirmation rounds, after cmp_finish: of the figures cared for (every
+ * figure without --care) of every kernel against the baseline, how many
+ * changed, unchanged, undecided; *looks the fewest looks made (complete
+ * rounds, at most cmp.rounds). */
+struct cmp_confirm_tally {
+	size_t changed, unchanged, undecided;
+	unsigned looks;
+};
+void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t);
+int cmp_cares(const struct cmp *c, const struct cmp_group *G);
+const char *cmp_confirm_name(int verdict);
+/* The confirmation of G's cell k as JSON members (export's misc). */
+struct jw;
+void cmp_confirm_json(const struct cmp *c, const struct cmp_group *G, size_t k, struct jw *w);
+/* After cmp_finish, for a reader that goes over the records again (bootbench
+ * export): a run's boot (NULL: no boot record), and the group one of its
+ * figures (or counters) was counted in, from the same keys cmp_add_record
+ * used (NULL: none). */
+struct run_id;
+const struct cmp_boot *cmp_boot_of(const struct cmp *c, const char *id);
+const struct cmp_group *cmp_group_lookup(const struct cmp *c, int kind, const char *mode, const char *wl,
+					 const struct run_id *id, const char *metric, const char *unit, const char *better);
 
 /* Output (ctext.c): the summary first (per kernel against the baseline:
  * worse, better, unchanged, the significant changes sorted by size with

@@ -268,6 +268,52 @@ static void print_table(const struct cmp *c, FILE *o, const char *mode, int kind
 		fprintf(o, "(no significant change)\n");
 }
 
+/* Confirmation rounds: each kernel's figures by verdict, with the round
+ * that reached it. */
+static void print_confirm(const struct cmp *c, FILE *o, const char *mode)
+{
+	fprintf(o, "\nconfirmation rounds, mode %s (at most %u; each look: changed if q < %g/%u, unchanged if the "
+		   "%g%% interval lies within +-%g%%):\n",
+		mode, c->rounds, c->fdr, c->rounds, (1 - 2 * c->alpha / c->rounds) * 100, c->margin * 100);
+	for (size_t k = 0; k < c->nkernels; k++) {
+		static const int order[] = { CONFIRM_CHANGED, CONFIRM_UNCHANGED, CONFIRM_UNDECIDED };
+		size_t n[3] = {0};
+		unsigned looks = 0;
+		if (k == c->base)
+			continue;
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_group *G = &c->groups[g];
+			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || k >= G->ncell)
+				continue;
+			for (int v = 0; v < 3; v++)
+				n[v] += G->cell[k].confirm == order[v];
+			if (G->cell[k].looks > looks)
+				looks = G->cell[k].looks;
+		}
+		fprintf(o, "  %s vs %s, %u complete rounds: %zu changed, %zu unchanged, %zu undecided\n", c->kernels[k].label,
+			c->kernels[c->base].label, looks, n[0], n[1], n[2]);
+		for (int v = 0; v < 3; v++)
+			for (size_t g = 0; g < c->ngroups; g++) {
+				const struct cmp_group *G = &c->groups[g];
+				const struct cmp_cell *x;
+				char title[256], when[32];
+				if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || k >= G->ncell)
+					continue;
+				x = &G->cell[k];
+				if (x->confirm != order[v])
+					continue;
+				cmp_group_title(G, title, sizeof title);
+				if (x->confirm_round)
+					snprintf(when, sizeof when, "round %u", x->confirm_round);
+				else
+					snprintf(when, sizeof when, "%u looks", x->looks);
+				fprintf(o, "    %-9s %-9s %+6.2f%% [%+.2f%%, %+.2f%%]  %s%s\n", cmp_confirm_name(x->confirm), when,
+					x->conf_change * 100, x->conf_lo * 100, x->conf_hi * 100, title,
+					cmp_cares(c, G) ? "" : "  (not cared for)");
+			}
+	}
+}
+
 void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 {
 	fprintf(o, "bootbench compare: %zu kernels, %zu boots, %u runs; baseline %s\n", c->nkernels, c->nboots,
@@ -289,6 +335,10 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 		for (size_t m = 0; m < c->nmodes; m++)
 			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))
 				print_summary(c, o, c->modes[m]);
+	if ((what & CMP_OUT_SUMMARY) && c->rounds)
+		for (size_t m = 0; m < c->nmodes; m++)
+			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))
+				print_confirm(c, o, c->modes[m]);
 	if (what & CMP_OUT_TABLE)
 		for (size_t m = 0; m < c->nmodes; m++) {
 			print_table(c, o, c->modes[m], CMP_FIGURE, !!(what & CMP_OUT_SIGNIFICANT));

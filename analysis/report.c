@@ -680,6 +680,43 @@ static void details(FILE *o, const struct cmp *c, const char *mode)
 	}
 }
 
+/* Confirmation rounds: every figure's verdict and the round that reached it. */
+static void confirm_html(FILE *o, const struct cmp *c, const char *mode, size_t k)
+{
+	fprintf(o, "<h3>Confirmation rounds: ");
+	esc(o, c->kernels[k].label);
+	fprintf(o, "</h3>\n<p>At most %u rounds of boots; after each complete round every figure is looked at once: "
+		   "<b>changed</b> when q &lt; %g/%u and the change is at least %g%%, <b>unchanged</b> when the %g%% interval "
+		   "of the change lies within &plusmn;%g%% (two one-sided tests), else <b>undecided</b>. The first look that "
+		   "decides stands; spending 1/%u of the error rate per look (Bonferroni) keeps a false &lsquo;changed&rsquo; "
+		   "over all looks below %g.</p>\n<table><tr><th class=\"l\">figure</th><th class=\"l\">verdict</th>"
+		   "<th>round</th><th>change</th><th>interval</th></tr>\n",
+		c->rounds, c->fdr, c->rounds, c->min_effect * 100, (1 - 2 * c->alpha / c->rounds) * 100, c->margin * 100,
+		c->rounds, c->fdr);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const struct cmp_cell *x;
+		char title[256];
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || k >= G->ncell || !G->cell[k].confirm)
+			continue;
+		x = &G->cell[k];
+		cmp_group_title(G, title, sizeof title);
+		fputs("<tr><td class=\"l\">", o);
+		esc(o, title);
+		fprintf(o, "</td><td class=\"l\">%s</td>", cmp_confirm_name(x->confirm));
+		if (x->confirm_round)
+			fprintf(o, "<td>%u of %u</td>", x->confirm_round, x->looks);
+		else
+			fprintf(o, "<td>none in %u</td>", x->looks);
+		if (isfinite(x->conf_change) && isfinite(x->conf_lo) && isfinite(x->conf_hi))
+			fprintf(o, "<td>%+.2f%%</td><td>[%+.2f%%, %+.2f%%]</td></tr>\n", x->conf_change * 100,
+				x->conf_lo * 100, x->conf_hi * 100);
+		else
+			fputs("<td></td><td></td></tr>\n", o);
+	}
+	fputs("</table>\n", o);
+}
+
 int cmp_write_html(const struct cmp *c, const char *path)
 {
 	FILE *o = fopen(path, "w");
@@ -723,6 +760,8 @@ int cmp_write_html(const struct cmp *c, const char *path)
 			if (k != c->base) {
 				summary_html(o, c, mode, k, ix);
 				forest(o, c, mode, k);
+				if (c->rounds)
+					confirm_html(o, c, mode, k);
 			}
 		fputs("<h2>Per workload, mode ", o);
 		esc(o, mode);

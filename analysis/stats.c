@@ -433,3 +433,78 @@ void bh_adjust(const double *p, double *q, size_t n)
 	}
 	free(v);
 }
+
+void moments_add(struct moments *m, double v)
+{
+	double d = v - m->mean;
+	if (!m->n || v < m->min)
+		m->min = v;
+	if (!m->n || v > m->max)
+		m->max = v;
+	m->n++;
+	m->mean += d / (double)m->n;
+	m->m2 += d * (v - m->mean);
+}
+
+void moments_merge(struct moments *into, const struct moments *m)
+{
+	double n, d;
+	if (!m->n)
+		return;
+	if (!into->n) {
+		*into = *m;
+		return;
+	}
+	n = (double)(into->n + m->n);
+	d = m->mean - into->mean;
+	into->m2 += m->m2 + d * d * (double)into->n * (double)m->n / n;
+	into->mean += d * (double)m->n / n;
+	if (m->min < into->min)
+		into->min = m->min;
+	if (m->max > into->max)
+		into->max = m->max;
+	into->n += m->n;
+}
+
+void moments_stats(const struct moments *m, struct sample_stats *out)
+{
+	out->n = m->n;
+	out->mean = out->sd = out->cov = out->min = out->max = NAN;
+	if (!m->n)
+		return;
+	out->mean = m->mean;
+	out->min = m->min;
+	out->max = m->max;
+	if (m->n >= 2) {
+		out->sd = sqrt(m->m2 > 0 ? m->m2 / (double)(m->n - 1) : 0);
+		out->cov = out->mean != 0 ? out->sd / fabs(out->mean) : NAN;
+	}
+}
+
+int confirm_look(const struct sample_stats *a, const struct sample_stats *b, double q, unsigned looks, double fdr,
+		 double alpha, double margin, double min_effect, double *change, double *lo, double *hi)
+{
+	double ch = NAN, l = NAN, h = NAN;
+	int v = CONFIRM_UNDECIDED;
+	if (change)
+		*change = NAN;
+	if (lo)
+		*lo = *hi = NAN;
+	if (!looks || a->n < 2 || b->n < 2 || !isfinite(a->mean) || a->mean == 0 || !isfinite(b->mean))
+		return CONFIRM_NONE;
+	ch = (b->mean - a->mean) / fabs(a->mean);
+	welch_ci(a, b, 2 * alpha / looks, &l, &h);
+	l /= fabs(a->mean);
+	h /= fabs(a->mean);
+	if (isfinite(q) && q < fdr / looks && fabs(ch) >= min_effect)
+		v = CONFIRM_CHANGED;
+	else if (isfinite(l) && isfinite(h) && l > -margin && h < margin)
+		v = CONFIRM_UNCHANGED;
+	if (change)
+		*change = ch;
+	if (lo) {
+		*lo = l;
+		*hi = h;
+	}
+	return v;
+}

@@ -82,4 +82,35 @@ double min_detectable_change(double cov, size_t n, double alpha, double power);
  * power outside (0,1), or a count that does not fit). */
 size_t runs_needed(double cov, double effect, double alpha, double power);
 
+/* Running moments (Welford), mergeable (Chan et al.): a figure's runs of
+ * one round, summed round by round into the looks of a confirmation. */
+struct moments {
+	size_t n;
+	double mean, m2, min, max;
+};
+void moments_add(struct moments *m, double v);
+void moments_merge(struct moments *into, const struct moments *m);
+void moments_stats(const struct moments *m, struct sample_stats *out);
+
+/*
+ * Confirmation rounds (docs/compare.md): after each interleaved round of
+ * boots, one look at everything measured so far, at most `looks` looks.
+ * The error of looking repeatedly is bounded by a fixed maximum with a
+ * Bonferroni correction: each look spends 1/looks of the error rates, so
+ * over all looks together a change is declared by chance with probability
+ * at most fdr (for one figure: alpha-spending with equal parts), and an
+ * equivalence at most alpha.
+ *   CHANGED    q < fdr/looks (q: p adjusted across the figures of the look,
+ *              or p for a single figure) and |change| >= min_effect
+ *   UNCHANGED  the 1 - 2 alpha/looks interval of the change lies within
+ *              +-margin of the baseline mean: two one-sided tests (TOST),
+ *              each at alpha/looks
+ *   UNDECIDED  neither: another round, while the budget lasts
+ * a is the baseline, b the kernel; change, lo and hi (may be NULL) get the
+ * change and the TOST interval as fractions of a's mean.
+ */
+enum { CONFIRM_NONE, CONFIRM_UNDECIDED, CONFIRM_CHANGED, CONFIRM_UNCHANGED };
+int confirm_look(const struct sample_stats *a, const struct sample_stats *b, double q, unsigned looks, double fdr,
+		 double alpha, double margin, double min_effect, double *change, double *lo, double *hi);
+
 #endif

@@ -7,6 +7,7 @@ const char compare_usage[] =
 "usage: bootbench compare RESULTS... [--baseline KERNEL] [--summary | --significant]\n"
 "                         [--csv] [--html FILE] [--fdr Q] [--alpha A]\n"
 "                         [--min-effect PCT] [--noisy PCT] [--why WORKLOAD[@LAYOUT]]\n"
+"                         [--rounds N [--equivalence PCT] [--care W[@L]]... [--undecided]]\n"
 "\n"
 "RESULTS are results images, devices, console logs or `bootbench collect`\n"
 "output, in any mix; a run that arrives twice (same boot id and sequence\n"
@@ -46,7 +47,21 @@ const char compare_usage[] =
 "  --why W[@L]    only the why view of workload W (on layout L), every figure\n"
 "  --fdr Q        false discovery rate (default 0.05)\n"
 "  --alpha A      intervals are 1-A (default 0.05: 95%), and the MDC's level\n"
-"exit: 0 compared, 1 no usable records, 100 bad usage.\n";
+"Confirmation rounds (docs/compare.md): boots alternate A B, B A, ...; the\n"
+"j-th boot of a kernel, in the order the sources are read, is of round j.\n"
+"With --rounds N every figure is looked at after each complete round, at\n"
+"most N looks, and judged changed (q < FDR/N and at least --min-effect),\n"
+"unchanged (the change's 1-2A/N interval inside +-PCT: two one-sided\n"
+"tests at A/N) or undecided; the first look that decides stands. Spending\n"
+"1/N of each error rate per look (Bonferroni) keeps the chance of a false\n"
+"'changed' over all N looks at FDR, of a false 'unchanged' at A.\n"
+"  --rounds N       the most rounds (the boot budget per kernel)\n"
+"  --equivalence P  a change within +-P% is no change (default 2)\n"
+"  --care W[@L]     (repeatable) the figures whose verdict matters for\n"
+"                   another round: workload W (on layout L); default all\n"
+"  --undecided      print the round's decision only; exit 3 while a figure\n"
+"                   cared for is undecided and rounds remain, else 0\n"
+"exit: 0 compared, 1 no usable records, 3 (--undecided) another round, 100 bad usage.\n";
 
 #define _GNU_SOURCE
 #include <math.h>
@@ -86,15 +101,16 @@ int compare_main(int argc, char **argv)
 {
 	struct cmp c;
 	const char *html = NULL, *why = NULL;
-	int csv = 0, nsrc = 0, rc = 0, view = 0;
+	int csv = 0, nsrc = 0, rc = 0, view = 0, undecided = 0;
 	unsigned what = CMP_OUT_SUMMARY | CMP_OUT_TABLE;
 
 	cmp_init(&c);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		char *end;
-		if (!strcmp(a, "--baseline") && i + 1 < argc) {
-			c.baseline = argv[++i];
+		if (cmp_option_takes_value(a)) {
+			if (i + 1 >= argc)
+				die(EXIT_BADINPUT, "%s needs a value (see bootbench compare --help)", a);
+			cmp_option(&c, a, argv[++i]);
 		} else if (!strcmp(a, "--csv")) {
 			csv = 1;
 		} else if (!strcmp(a, "--summary")) {
@@ -103,10 +119,8 @@ int compare_main(int argc, char **argv)
 		} else if (!strcmp(a, "--significant")) {
 			what = CMP_OUT_SUMMARY | CMP_OUT_TABLE | CMP_OUT_SIGNIFICANT;
 			view = 1;
-		} else if (!strcmp(a, "--fdr") && i + 1 < argc) {
-			c.fdr = strtod(argv[++i], &end);
-			if (*end || !(c.fdr > 0 && c.fdr < 1))
-				die(EXIT_BADINPUT, "bad --fdr \"%s\" (between 0 and 1, e.g. 0.05)", argv[i]);
+		} else if (!strcmp(a, "--undecided")) {
+			undecided = 1;
 		} else if (!strcmp(a, "--html") && i + 1 < argc) {
 			html = argv[++i];
 		} else if (!strcmp(a, "--why") && i + 1 < argc) {
@@ -114,22 +128,14 @@ int compare_main(int argc, char **argv)
 			if (!*why || *why == '@' || why[strlen(why) - 1] == '@' || strchr(strchr(why, '@') ? strchr(why, '@') + 1 : "", '@') ||
 			    strlen(why) > 200)
 				die(EXIT_BADINPUT, "bad --why \"%s\" (WORKLOAD or WORKLOAD@LAYOUT, e.g. forkexec@tmpfs)", why);
-		} else if (!strcmp(a, "--alpha") && i + 1 < argc) {
-			c.alpha = strtod(argv[++i], &end);
-			if (*end || !(c.alpha > 0 && c.alpha < 1))
-				die(EXIT_BADINPUT, "bad --alpha \"%s\" (between 0 and 1, e.g. 0.05)", argv[i]);
-		} else if (!strcmp(a, "--min-effect") && i + 1 < argc) {
-			c.min_effect = strtod(argv[++i], &end) / 100;
-			if (*end || c.min_effect < 0)
-				die(EXIT_BADINPUT, "bad --min-effect \"%s\" (a percentage, e.g. 0.5)", argv[i]);
-		} else if (!strcmp(a, "--noisy") && i + 1 < argc) {
-			c.noisy = strtod(argv[++i], &end) / 100;
-			if (*end || c.noisy <= 0)
-				die(EXIT_BADINPUT, "bad --noisy \"%s\" (a percentage, e.g. 5)", argv[i]);
 		} else if (a[0] == '-' && a[1]) {
 			die(EXIT_BADINPUT, "unknown or incomplete option %s (see bootbench compare --help)", a);
 		}
 	}
+	if (undecided && !c.rounds)
+		die(EXIT_BADINPUT, "--undecided answers for confirmation rounds: give --rounds N (the most rounds)");
+	if (undecided && (csv || view || why))
+		die(EXIT_BADINPUT, "--undecided prints the round's decision alone (--html goes with it)");
 	if (why && (csv || view))
 		die(EXIT_BADINPUT, "--why prints the why view alone: it does not go with --csv, --summary or --significant "
 		    "(--html does)");
@@ -140,9 +146,7 @@ int compare_main(int argc, char **argv)
 		nsrc = 0;
 		for (int i = 1; i < argc; i++) {
 			const char *a = argv[i];
-			if (!strcmp(a, "--baseline") || !strcmp(a, "--html") || !strcmp(a, "--alpha") ||
-			    !strcmp(a, "--fdr") || !strcmp(a, "--min-effect") || !strcmp(a, "--noisy") ||
-			    !strcmp(a, "--why")) {
+			if (cmp_option_takes_value(a) || !strcmp(a, "--html") || !strcmp(a, "--why")) {
 				i++;
 				continue;
 			}
@@ -170,6 +174,15 @@ int compare_main(int argc, char **argv)
 			sb_free(&have);
 			rc = 1;
 		}
+	} else if (undecided) {
+		struct cmp_confirm_tally t;
+		cmp_confirm_tally(&c, &t);
+		printf("round %u of %u: %zu changed, %zu unchanged, %zu undecided%s: %s\n", t.looks, c.rounds, t.changed,
+		       t.unchanged, t.undecided, c.ncare ? " (of the figures cared for)" : "",
+		       !t.undecided ? "decided" : t.looks >= c.rounds ? "budget spent, undecided stay undecided" :
+		       "another round");
+		if (t.undecided && t.looks < c.rounds)
+			rc = CMP_ANOTHER_ROUND;
 	} else if (csv)
 		cmp_print_csv(&c, stdout);
 	else
