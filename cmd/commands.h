@@ -28,6 +28,8 @@ extern const char pxe_usage[];
 int lavajob_main(int argc, char **argv);
 extern const char lavajob_usage[];
 int runas_main(int argc, char **argv);
+int export_main(int argc, char **argv);
+extern const char export_usage[];
 extern const char runas_usage[];
 
 extern const char run_usage[], mkscratch_usage[], compare_usage[];

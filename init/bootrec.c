@@ -250,6 +250,17 @@ static void md_safety(struct jw *w)
 	free(st);
 }
 
+/* /proc/version as the kernel wrote it (its builder and compiler), one
+ * line, at most 512 bytes. */
+static void proc_version(struct jw *w)
+{
+	char *v = read_attr("/proc/version");
+	if (v && strlen(v) > 512)
+		v[512] = 0;
+	jw_str(w, "proc_version", v);
+	free(v);
+}
+
 char *boot_record_json(void)
 {
 	struct jw w;
@@ -263,6 +274,9 @@ char *boot_record_json(void)
 	jw_obj(&w, "kernel");
 	jw_str(&w, "release", A.release);
 	jw_str(&w, "version", A.version);
+	jw_str(&w, "machine", A.machine[0] ? A.machine : NULL);
+	/* the compiler that built it, for a KCIDB build (bootbench export) */
+	proc_version(&w);
 	jw_str(&w, "config_sha256", cfg[0] ? cfg : NULL);
 	kernel_descriptor(&w);
 	jw_obj_end(&w);

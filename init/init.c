@@ -129,6 +129,7 @@ static int step_identity(void)
 	if (uname(&u) == 0) {
 		snprintf(A.release, sizeof A.release, "%s", u.release);
 		snprintf(A.version, sizeof A.version, "%s", u.version);
+		snprintf(A.machine, sizeof A.machine, "%s", u.machine);
 	}
 	up = read_attr("/proc/uptime");
 	if (up) {

@@ -15,7 +15,7 @@ struct appliance {
 	char *cmdline_raw;
 	struct cmdline cl;
 	struct bbconf conf;
-	char release[65], version[257];
+	char release[65], version[257], machine[65];
 	char userland_id[65];
 	struct sbuf mod_loaded, mod_missing, mod_failed;	/* space separated */
 	unsigned nloaded, nmissing, nfailed;

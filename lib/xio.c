@@ -162,6 +162,32 @@ int write_file(const char *path, const char *text)
 	return n < 0 ? -1 : 0;
 }
 
+int write_file_whole(const char *path, const void *buf, size_t len)
+{
+	size_t pl = strlen(path);
+	char *tmp = malloc(pl + 32);
+	int fd, e = 0;
+	if (!tmp)
+		return -1;
+	snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		free(tmp);
+		return -1;
+	}
+	if (write_all(fd, buf, len) < 0 || fsync(fd) < 0)
+		e = errno;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, path) < 0)
+		e = errno;
+	if (e)
+		unlink(tmp);
+	free(tmp);
+	errno = e;
+	return e ? -1 : 0;
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

@@ -22,6 +22,9 @@ char *read_fd(int fd, size_t max, size_t *lenp);
 /* Read one sysfs-style attribute, trailing whitespace removed; NULL if absent. */
 char *read_attr(const char *path);
 int write_file(const char *path, const char *text);
+/* Create or replace path with len bytes of buf, whole or not at all: a
+ * temporary file beside it, synced, renamed over it. -1 with errno set. */
+int write_file_whole(const char *path, const void *buf, size_t len);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);

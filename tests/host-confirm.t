@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bootbench compare --rounds: confirmation rounds through the command line,
+# driven as scripts/demo drives them (a round of boots, then
+# `compare --undecided`, until it says decided or the budget is spent), on
+# seeded synthetic records: a 10% change is confirmed and the rounds stop
+# early; an A/A pair ends "unchanged"; --care limits what asks for another
+# round; the text, HTML and KCIDB export say which round confirmed each
+# verdict; bad usage is refused. The error rates themselves are simulated in
+# tests/unit/confirm.c.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BB" ] || skip_all "not built (run make)"
+command -v jq >/dev/null || skip_all "jq not installed"
+plan 16
+
+# round R of kernels A and B: one boot each (B A on even rounds), 3 runs of
+# workload w on layout l with figures "moved" (B is EFFECT higher) and
+# "same" (no change); noise: CoV 1%, seeded by the round
+round() { # round FILE R EFFECT
+	awk -v r="$2" -v eff="$3" 'function g() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307 * rand()) }
+	BEGIN { srand(1000 + r); n = split((r % 2) ? "A B" : "B A", ks, " ")
+		for (i = 1; i <= n; i++) {
+			k = ks[i]; id = sprintf("%s%031d", k == "A" ? "a" : "b", r)
+			printf "{\"seq\":1,\"boot_id\":\"%s\",\"type\":\"boot\",\"data\":{\"kernel\":{\"release\":\"6.1.0-%s\",\"version\":\"#1\"},\"tag\":\"%s\",\"mode\":\"deterministic\"}}\n", id, k, k
+			for (j = 1; j <= 3; j++) {
+				f = (k == "B") ? 1 + eff : 1
+				printf "{\"seq\":%d,\"boot_id\":\"%s\",\"type\":\"run\",\"data\":{\"workload\":\"w\",\"layout\":{\"name\":\"l\"},\"status\":\"ok\",\"metrics\":[{\"name\":\"moved\",\"value\":%.4f,\"unit\":\"ms\",\"better\":\"lower\"},{\"name\":\"same\",\"value\":%.4f,\"unit\":\"ms\",\"better\":\"lower\"}]}}\n", j + 1, id, 100 * f * (1 + 0.01 * g()), 50 * (1 + 0.01 * g())
+				printf "{\"seq\":%d,\"boot_id\":\"%s\",\"type\":\"run\",\"data\":{\"workload\":\"v\",\"layout\":{\"name\":\"l\"},\"status\":\"ok\",\"metrics\":[{\"name\":\"wild\",\"value\":%.4f,\"unit\":\"ms\",\"better\":\"lower\"}]}}\n", j + 10, id, 10 * (1 + 0.5 * g())
+			}
+		}
+	}' >>"$1"
+}
+# drive FILE EFFECT MAX [compare args]: rounds until compare says decided;
+# prints the rounds booted and the last decision line
+drive() {
+	local f=$1 eff=$2 max=$3 r=0 rc line; shift 3
+	: >"$f"
+	while [ $r -lt "$max" ]; do
+		r=$((r + 1))
+		round "$f" $r "$eff"
+		line=$("$BB" compare "$f" --rounds "$max" --undecided "$@" 2>/dev/null); rc=$?
+		[ $rc = 3 ] || break
+	done
+	echo "$r|$rc|$line"
+}
+
+res=$(drive "$T/ten.jsonl" 0.10 8 --care w)
+IFS='|' read -r n rc line <<<"$res"
+ok "10% change, CoV 1%, --care w: decided before the budget of 8 rounds ($n rounds: $line)" test "$n" -lt 8
+is "$rc" 0 "... and compare --undecided said so (exit 0)"
+"$BB" compare "$T/ten.jsonl" --rounds 8 --care w --summary >"$T/ten.txt" 2>&1
+ok "the summary says 'moved' changed, and in which round" grep -Eq '^ +changed +round [0-9]+ .* w / l: moved$' "$T/ten.txt"
+ok "... and 'same' unchanged, and in which round" grep -Eq '^ +unchanged +round [0-9]+ .* w / l: same$' "$T/ten.txt"
+ok "... and the noisy figure of workload v undecided, not cared for" \
+	grep -Eq '^ +undecided +[0-9]+ looks .* v / l: wild  \(not cared for\)$' "$T/ten.txt"
+[ "$_failed" = 0 ] || sed 's/^/# /' "$T/ten.txt"
+
+res=$(drive "$T/all.jsonl" 0.10 6)
+IFS='|' read -r n rc line <<<"$res"
+is "$n|$rc" "6|0" "without --care the wild figure keeps asking: all 6 rounds, then 'budget spent' (exit 0)"
+ok "... the last line says the budget is spent" grep -q 'budget spent' <<<"$line"
+
+res=$(drive "$T/aa.jsonl" 0 12 --care w)
+IFS='|' read -r n rc line <<<"$res"
+"$BB" compare "$T/aa.jsonl" --rounds 12 --care w --summary >"$T/aa.txt" 2>&1
+is "$(grep -Ec '^ +unchanged +round' "$T/aa.txt")" 2 "A/A: both cared figures end 'unchanged' ($n rounds: $line)"
+is "$(grep -Ec '^ +changed +round' "$T/aa.txt")" 0 "A/A: none 'changed'"
+
+"$BB" compare "$T/ten.jsonl" --rounds 8 --care w --html "$T/r.html" >/dev/null 2>&1
+ok "the HTML report has the confirmation table with the round" grep -q '<td class="l">changed</td><td>[0-9]* of [0-9]*</td>' "$T/r.html"
+"$BB" export --kcidb "$T/ten.jsonl" --rounds 8 --care w 2>/dev/null >"$T/k.json"
+is "$(jq -r '[.tests[] | select(.path == "bootbench.w.l.moved" and .misc.kernel == "6.1.0-B [B]") | .misc.comparison.confirmation | "\(.verdict) \(.round > 0)"] | unique | join(",")' "$T/k.json")" \
+	"changed true" "the KCIDB export carries the confirmation verdict and its round"
+
+"$BB" compare "$T/ten.jsonl" --undecided >/dev/null 2>&1; is "$?" 100 "--undecided without --rounds: exit 100"
+"$BB" compare "$T/ten.jsonl" --rounds 0 >/dev/null 2>&1; is "$?" 100 "--rounds 0: exit 100"
+"$BB" compare "$T/ten.jsonl" --rounds 3 --equivalence -1 >/dev/null 2>&1; is "$?" 100 "--equivalence -1: exit 100"
+"$BB" compare "$T/ten.jsonl" --rounds 3 --care @l >/dev/null 2>&1; is "$?" 100 "--care @l: exit 100"
+"$BB" compare "$T/ten.jsonl" --rounds 3 --undecided --csv >/dev/null 2>&1; is "$?" 100 "--undecided with --csv: exit 100"
+done_testing
