@@ -29,6 +29,8 @@ int lavajob_main(int argc, char **argv);
 extern const char lavajob_usage[];
 int runas_main(int argc, char **argv);
 int export_main(int argc, char **argv);
+int judge_main(int argc, char **argv);
+extern const char judge_usage[];
 extern const char export_usage[];
 extern const char runas_usage[];
 

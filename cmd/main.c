@@ -28,6 +28,7 @@ const struct command commands[] = {
 	{ "plan", plan_main, "check a plan file, or show the runs it expands to", plan_usage },
 	{ "compare", compare_main, "compare kernels: change, significance and noise per figure", compare_usage },
 	{ "export", export_main, "records as a KCIDB submission, for KernelCI", export_usage },
+	{ "judge", judge_main, "a bisect step: is this commit's figure the good endpoint's or the bad one's?", judge_usage },
 	{ "run", run_main, "run one workload here, under the appliance's watchdog", run_usage },
 	{ "mkscratch", mkscratch_main, "label disks the appliance may destroy", mkscratch_usage },
 	{ "serve", serve_main, "serve a document over HTTP with the http workload's server", serve_usage },

@@ -5,11 +5,14 @@
 # commit 3 breaks the build and commit 4 repairs it. Checks that bisect names
 # commit 6, that a broken build is answered with skip (125), that the
 # median of several boots decides, that a higher-is-better figure flips the
-# comparison, and that the step log records what was measured.
+# comparison, and that the step log records what was measured. Then the
+# bisect that knows noise: a second repository where commit 6 raises the
+# figure by 10% under 5% noise (CoV), bisected 10 times with different seeds
+# against the endpoints' samples; it must name commit 6 in at least 9.
 . "$(dirname "$0")/lib.sh"
 command -v git >/dev/null || skip_all "git not installed"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 11
+plan 21
 
 R=$T/repo
 mkdir -p "$R" && cd "$R" || exit 1
@@ -69,4 +72,66 @@ ok "the log has one verdict line per step, with the median" \
 	grep -q 'median 131 us (lower is better) vs threshold 115: BAD' "$T/bisect.log"
 ok "the log records each boot's figures" grep -q 'boot 1/3: exit 0, 1 figures: 109' "$T/bisect.log"
 [ "$_failed" = 0 ] || { diag "bisect output:"; sed 's/^/# /' "$T/bisect.out"; sed 's/^/# /' "$T/bisect.log"; }
+
+# --- the noisy bisect ---------------------------------------------------------
+R2=$T/noisy
+mkdir -p "$R2" && cd "$R2" || exit 1
+git init -q . && git config user.email t@example.org && git config user.name test
+cp "$R/build.sh" .
+# the figure: the commit's cost times (1 + 0.05 z), z standard normal, drawn
+# from the seed and a boot counter (every boot of the bisect a new draw)
+cat >kernel.sh <<'EOF'
+c=$(cat "$(dirname "$0")/cost")
+n=$(cat "$NOISE_COUNTER" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" >"$NOISE_COUNTER"
+v=$(awk -v c="$c" -v s="$SEED" -v n="$n" 'BEGIN { srand(s * 100003 + n); u = rand(); w = rand(); if (u < 1e-12) u = 1e-12
+	printf "%.3f", c * (1 + 0.05 * sqrt(-2 * log(u)) * cos(6.283185307 * w)) }')
+printf 'BOOTBENCH {"seq":%d,"boot_id":"%032d","type":"run","data":{"workload":"syn","layout":{"name":"ramdisk"},"status":"ok","metrics":[{"name":"op_us","value":%s,"unit":"us","better":"lower"}]}}\n' "$RUN" "$n" "$v"
+EOF
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$i" -ge 6 ] && echo 110 >cost || echo 100 >cost
+	[ "$i" = 3 ] && touch broken
+	[ "$i" = 4 ] && rm -f broken
+	echo "$i" >version
+	git add -A && git commit -q -m "commit $i"
+	git tag "n$i"
+done
+right=0 summary=
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+	git checkout -q n10
+	git bisect start n10 n1 >/dev/null
+	NB="SEED=$seed NOISE_COUNTER=$T/count.$seed sh \"\$KERNEL_DIR/kernel.sh\" >\"\$CONSOLE_LOG\""
+	git bisect run "$TOP/scripts/bisect-run" --metric syn.op_us@ramdisk --build-cmd 'sh build.sh' --boot-cmd "$NB" \
+		--samples "$T/samples.$seed" --log "$T/noisy.$seed.log" >"$T/noisy.$seed.out" 2>&1
+	first=$(sed -n 's/^\([0-9a-f]*\) is the first bad commit$/\1/p' "$T/noisy.$seed.out")
+	git bisect reset -q >/dev/null 2>&1
+	name=$(git log -1 --format=%s "$first" 2>/dev/null)
+	[ "$first" = "$(git rev-parse n6)" ] && right=$((right + 1))
+	summary="$summary seed $seed: ${name:-none} ($(cat "$T/count.$seed") boots);"
+done
+diag "noisy bisect (10% step, CoV 5%):$summary"
+ok "noisy bisect names commit 6 in $right of 10 seeded runs (at least 9)" test "$right" -ge 9
+ok "the log says which test decided each step" grep -q "verdict: BAD (decided by Welch's t-test against the good endpoint)" "$T/noisy.1.log"
+ok "... and what bootbench judge saw (means, n, p, position)" grep -Eq 'look after [0-9]+ boots: bootbench judge .*: (good|bad): this [0-9.]+ \(n=[0-9]+\), good [0-9.]+ \(n=[0-9]+, p=' "$T/noisy.1.log"
+ok "the endpoints were measured once each, in a worktree" test "$(grep -c 'measuring the .* endpoint' "$T/noisy.1.log")" = 2
+git checkout -q n3
+NB="SEED=1 NOISE_COUNTER=$T/count.x sh \"\$KERNEL_DIR/kernel.sh\" >\"\$CONSOLE_LOG\""
+"$TOP/scripts/bisect-run" --metric syn.op_us@ramdisk --build-cmd 'sh build.sh' --boot-cmd "$NB" --good n1 --bad n10 \
+	--samples "$T/samples.1" --log "$T/x.log" >/dev/null 2>&1
+is "$?" 125 "noisy mode: a broken build is skip (125), the only skip"
+git checkout -q n4
+"$TOP/scripts/bisect-run" --metric syn.op_us@ramdisk --build-cmd 'sh build.sh' --boot-cmd "$NB" --good n1 --bad n2 \
+	--budget 4 --endpoint-runs 3 --samples "$T/samples.alike" --log "$T/alike.log" >/dev/null 2>"$T/alike.err"
+is "$?" 128 "endpoints that do not differ within the budget stop the bisect (128)"
+# bootbench judge by itself: known samples, hostile files
+printf '100\n101\n99\n100\n' >"$T/jg"; printf '110\n111\n109\n110\n' >"$T/jb"; printf '110.5\n109.5\n110\n' >"$T/jt"
+"$BB" judge --good "$T/jg" --bad "$T/jb" --this "$T/jt" --alpha 0.01 >"$T/j.out" 2>&1
+is "$?" 1 "judge: samples at the bad endpoint's mean are bad (exit 1)"
+printf '100\nNaN\n' >"$T/jn"
+"$BB" judge --good "$T/jn" --bad "$T/jb" --this "$T/jt" >/dev/null 2>"$T/j.err"
+is "$?" 100 "judge: a sample that is not a finite number is bad input (100)"
+"$BB" judge --good "$T/nonexistent" --bad "$T/jb" --this "$T/jt" >/dev/null 2>&1
+is "$?" 111 "judge: an unreadable file is a system failure (111)"
+"$BB" judge --good "$T/jg" --bad "$T/jg" --this "$T/jt" >/dev/null 2>&1
+is "$?" 4 "judge: one endpoint twice is endpoints-alike (4)"
+[ "$_failed" = 0 ] || { for f in "$T"/noisy.*.log; do diag "$f:"; tail -n 30 "$f" | sed 's/^/# /'; done; cat "$T/alike.err"; }
 done_testing
