@@ -21,6 +21,13 @@ const char pxe_usage[] =
 "             name a line (postgresql: a plan of PostgreSQL workloads needs\n"
 "             it), each served from ROOT/layers/NAME.cpio.gz; a name that is\n"
 "             not there is a boot refused (the schedule does not advance)\n"
+"  confirm    (optional) confirmation rounds: \"rounds M\" and any number of\n"
+"             \"care WORKLOAD[@LAYOUT]\" lines. When the schedule is done and\n"
+"             it holds fewer than M rounds (a round: each kernel once), the\n"
+"             server runs bootbench compare RECORDS --rounds M --undecided\n"
+"             [--care ...] (at most 120 s; the server waits for it) and,\n"
+"             while that asks for another round, appends one to schedule\n"
+"             (the last round's kernels in reverse order) and boots it\n"
 "serve answers\n"
 "  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
 "                     token in its upload URL (kept in targets/MAC/state and\n"
@@ -84,6 +91,7 @@ const char pxe_usage[] =
 #include "hash.h"
 #include "httphead.h"
 #include "json.h"
+#include "proc.h"
 #include "source.h"
 #include "strmap.h"
 #include "sbuf.h"
@@ -424,6 +432,106 @@ static void boot_text(struct sbuf *s, const char *mac, const char *self, const s
 	free(args);
 }
 
+/* Confirmation rounds (targets/MAC/confirm): the schedule of n boots is
+ * done; ask bootbench compare whether another round is wanted and, if so,
+ * append one to the schedule. Returns 1 when a round was appended, else 0
+ * (decided, the budget spent, no confirm file, or compare failed: logged). */
+static int confirm_round(const char *mac, char *const names[], size_t n)
+{
+	char *conf = tread(mac, "confirm"), *line, *save = NULL, *argv[48], rounds[16] = "";
+	char *records = NULL, why[300];
+	size_t k = 0, nargs = 0, done;
+	struct sbuf out = { 0 }, add = { 0 };
+	struct run_result res;
+	int appended = 0;
+
+	if (!conf)
+		return 0;
+	/* a round: each kernel of the schedule once (its first kernels until
+	 * one repeats) */
+	while (k < n) {
+		size_t j = 0;
+		while (j < k && strcmp(names[j], names[k]))
+			j++;
+		if (j < k)
+			break;
+		k++;
+	}
+	done = k ? n / k : 0;
+	argv[nargs++] = "/proc/self/exe";
+	argv[nargs++] = "compare";
+	argv[nargs++] = records = tpath(mac, "records.jsonl");
+	argv[nargs++] = "--rounds";
+	argv[nargs++] = rounds;
+	argv[nargs++] = "--undecided";
+	for (line = strtok_r(conf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		if (!*line || *line == '#')
+			continue;
+		if (!strncmp(line, "rounds ", 7) && strspn(line + 7, "0123456789") == strlen(line + 7) &&
+		    strlen(line + 7) < 5 && line[7])
+			snprintf(rounds, sizeof rounds, "%s", line + 7);
+		else if (!strncmp(line, "care ", 5) && line[5] && nargs + 3 < sizeof argv / sizeof *argv) {
+			argv[nargs++] = "--care";
+			argv[nargs++] = line + 5;
+		} else {
+			tlog(mac, "confirm: ignoring the line \"%.80s\" (rounds M, or care WORKLOAD[@LAYOUT])", line);
+		}
+	}
+	argv[nargs] = NULL;
+	if (!rounds[0] || k < 2 || n % k) {
+		tlog(mac, "confirm: no confirmation rounds (%s)",
+		     !rounds[0] ? "no \"rounds M\" line" : k < 2 ? "one kernel" : "the schedule is not whole rounds");
+		goto out;
+	}
+	if (done >= strtoul(rounds, NULL, 10)) {
+		tlog(mac, "confirm: %zu rounds booted, the budget of %s: no more", done, rounds);
+		goto out;
+	}
+	if (n + k > MAX_SCHEDULE) {
+		tlog(mac, "confirm: the schedule holds %d boots at most: no more rounds", MAX_SCHEDULE);
+		goto out;
+	}
+	if (run_capture(argv, &out, 120000, &res) < 0) {
+		tlog(mac, "confirm: unable to run bootbench compare: %s", strerror(errno));
+		goto out;
+	}
+	tool_reason(&out, NULL, why, sizeof why);
+	if (res.timed_out || !WIFEXITED(res.status) || (WEXITSTATUS(res.status) != 0 && WEXITSTATUS(res.status) != 3)) {
+		char st[64];
+		status_text(res.status, st, sizeof st);
+		tlog(mac, "confirm: bootbench compare failed (%s): %s; no more rounds", res.timed_out ? "120 s passed" : st, why);
+		goto out;
+	}
+	if (WEXITSTATUS(res.status) == 0) {
+		tlog(mac, "confirm: %s", why);
+		goto out;
+	}
+	/* another round, the last one's kernels reversed: A B, B A, A B ... */
+	sb_puts(&add, "# confirmation round\n");
+	for (size_t i = 0; i < k; i++)
+		sb_printf(&add, "%s\n", names[n - 1 - i]);
+	{
+		char *p = tpath(mac, "schedule");
+		int fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0 || write_all(fd, add.s, add.len) < 0 || fsync(fd) < 0) {
+			tlog(mac, "confirm: unable to append a round to %s: %s", p, strerror(errno));
+		} else {
+			appended = 1;
+			tlog(mac, "confirm: %s: round %zu of at most %s appended", why, done + 1, rounds);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
+out:
+	sb_free(&out);
+	sb_free(&add);
+	free(records);
+	free(conf);
+	return appended;
+}
+
 static void boot_script(int fd, const char *mac, const char *self)
 {
 	char *names[MAX_SCHEDULE], *args, *finally;
@@ -464,6 +572,11 @@ static void boot_script(int fd, const char *mac, const char *self)
 	if (st.served > st.reported && st.served > 0)
 		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
 		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
+	if (st.served >= (long)n && confirm_round(mac, names, n)) {
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		n = schedule_read(mac, names, MAX_SCHEDULE);
+	}
 	if (st.served >= (long)n) {
 		finally = tread(mac, "finally");
 		int off = finally && !strncmp(finally, "poweroff", 8);
@@ -863,7 +976,7 @@ out:
 	sb_free(&msg);
 }
 
-static void status_text(struct sbuf *out)
+static void status_report(struct sbuf *out)
 {
 	struct sbuf dir = {0};
 	DIR *d;
@@ -1035,7 +1148,7 @@ static void respond(struct conn *c)
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
-		status_text(&s);
+		status_report(&s);
 		reply(fd, 200, "text/plain", s.s ? s.s : "", s.len);
 		sb_free(&s);
 	} else if (!strcmp(method, "GET")) {
@@ -1305,7 +1418,7 @@ int pxe_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "status")) {
 		struct sbuf s = {0};
-		status_text(&s);
+		status_report(&s);
 		fputs(s.s ? s.s : "", stdout);
 		sb_free(&s);
 		return 0;

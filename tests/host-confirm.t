@@ -12,23 +12,6 @@
 command -v jq >/dev/null || skip_all "jq not installed"
 plan 16
 
-# round R of kernels A and B: one boot each (B A on even rounds), 3 runs of
-# workload w on layout l with figures "moved" (B is EFFECT higher) and
-# "same" (no change); noise: CoV 1%, seeded by the round
-round() { # round FILE R EFFECT
-	awk -v r="$2" -v eff="$3" 'function g() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307 * rand()) }
-	BEGIN { srand(1000 + r); n = split((r % 2) ? "A B" : "B A", ks, " ")
-		for (i = 1; i <= n; i++) {
-			k = ks[i]; id = sprintf("%s%031d", k == "A" ? "a" : "b", r)
-			printf "{\"seq\":1,\"boot_id\":\"%s\",\"type\":\"boot\",\"data\":{\"kernel\":{\"release\":\"6.1.0-%s\",\"version\":\"#1\"},\"tag\":\"%s\",\"mode\":\"deterministic\"}}\n", id, k, k
-			for (j = 1; j <= 3; j++) {
-				f = (k == "B") ? 1 + eff : 1
-				printf "{\"seq\":%d,\"boot_id\":\"%s\",\"type\":\"run\",\"data\":{\"workload\":\"w\",\"layout\":{\"name\":\"l\"},\"status\":\"ok\",\"metrics\":[{\"name\":\"moved\",\"value\":%.4f,\"unit\":\"ms\",\"better\":\"lower\"},{\"name\":\"same\",\"value\":%.4f,\"unit\":\"ms\",\"better\":\"lower\"}]}}\n", j + 1, id, 100 * f * (1 + 0.01 * g()), 50 * (1 + 0.01 * g())
-				printf "{\"seq\":%d,\"boot_id\":\"%s\",\"type\":\"run\",\"data\":{\"workload\":\"v\",\"layout\":{\"name\":\"l\"},\"status\":\"ok\",\"metrics\":[{\"name\":\"wild\",\"value\":%.4f,\"unit\":\"ms\",\"better\":\"lower\"}]}}\n", j + 10, id, 10 * (1 + 0.5 * g())
-			}
-		}
-	}' >>"$1"
-}
 # drive FILE EFFECT MAX [compare args]: rounds until compare says decided;
 # prints the rounds booted and the last decision line
 drive() {
@@ -36,7 +19,7 @@ drive() {
 	: >"$f"
 	while [ $r -lt "$max" ]; do
 		r=$((r + 1))
-		round "$f" $r "$eff"
+		synth_round "$f" $r "$eff"
 		line=$("$BB" compare "$f" --rounds "$max" --undecided "$@" 2>/dev/null); rc=$?
 		[ $rc = 3 ] || break
 	done

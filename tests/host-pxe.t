@@ -3,11 +3,12 @@
 # handed (and its resumption after a restart), the power-off script at the
 # end, uploads stored once (duplicates and damaged lines counted, not
 # stored), unknown targets and bad MACs refused, nothing outside the boot
-# root served, and pxe status.
+# root served, pxe status, and confirmation rounds (a round appended to the
+# schedule while bootbench compare --undecided asks for one).
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 51
+plan 57
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -286,4 +287,52 @@ ok "named and present: its initrd line between the userland's id and the modules
 		[ \"\$(grep '^initrd' '$T/body' | sed 's/ http.*//' | tr '\n' ' ')\" = 'initrd --name userland.cpio.gz initrd --name userland-id.cpio.gz initrd --name postgresql.cpio.gz initrd --name modules.cpio.gz ' ] &&
 		grep -q '^initrd --name postgresql.cpio.gz http://127.0.0.1:[0-9]*/layers/postgresql.cpio.gz$' '$T/body'"
 stop
+
+# --- confirmation rounds (issue 22) -------------------------------------------
+# One round (A B) scheduled, at most 4: after each round the server asks
+# compare --rounds 4 --undecided --care w of the records (synthetic here: a
+# 10% change in w/l.moved, CoV 1%, written as the boots would upload them).
+C=52-54-00-aa-bb-0c CD=$R/targets/52-54-00-aa-bb-0c
+mkdir -p "$CD" "$R/kernels/B"
+echo kernel-b >"$R/kernels/B/vmlinuz"
+printf 'A\nB\n' >"$CD/schedule"
+echo "console=ttyS0" >"$CD/args"
+echo poweroff >"$CD/finally"
+printf 'rounds 4\ncare w\n' >"$CD/confirm"
+start
+seq= rounds=0
+for i in $(seq 1 10); do
+	get /boot/$C >/dev/null
+	k=$(kernel_of)
+	grep -q '^poweroff ||' "$T/body" && break
+	seq="$seq$k"
+	# the end of a round: its records arrive
+	[ $((${#seq} % 2)) = 0 ] && { rounds=$((rounds + 1)); synth_round "$CD/records.jsonl" $rounds 0.10; }
+done
+stop
+ok "a round is appended while compare asks for one, the last round reversed (booted: $seq)" \
+	sh -c "case '$seq' in ABBA*) true ;; *) false ;; esac"
+ok "... marked in the schedule" grep -q '^# confirmation round$' "$CD/schedule"
+ok "the rounds stop before the budget of 4 once every cared-for figure is decided ($rounds rounds)" \
+	sh -c "[ $rounds -ge 2 ] && [ $rounds -lt 4 ] && grep -q 'confirm: round [0-9]* of 4: .*decided' '$CD/log'"
+ok "the log says which round was appended and why" grep -Eq 'confirm: round 1 of 4: .*another round: round 2 of at most 4 appended' "$CD/log"
+# the budget: a figure that stays undecided (v/l.wild) stops at 2 rounds
+D=52-54-00-aa-bb-0d DD=$R/targets/52-54-00-aa-bb-0d
+mkdir -p "$DD"; cp "$CD/args" "$CD/finally" "$DD/"; printf 'A\nB\nB\nA\n' >"$DD/schedule"; printf 'rounds 2\ncare v\n' >"$DD/confirm"
+synth_round "$DD/records.jsonl" 1 0; synth_round "$DD/records.jsonl" 2 0
+start
+for i in 1 2 3 4 5; do get /boot/$D >/dev/null; done
+stop
+ok "at the budget the schedule ends (poweroff), nothing appended" \
+	sh -c "grep -q '^poweroff ||' '$T/body' && ! grep -q confirmation '$DD/schedule' && grep -q 'confirm: 2 rounds booted, the budget of 2: no more' '$DD/log'"
+# pxe-serve keeps the appended rounds: they are not a new schedule
+FB=$T/fb; mkdir -p "$FB/kernels/A" "$FB/kernels/B"; ln -s "$BB" "$FB/bootbench"
+: >"$FB/userland.cpio.gz"; : >"$FB/userland-id.cpio.gz"; : >"$FB/kernels/A/vmlinuz"; : >"$FB/kernels/B/vmlinuz"
+before=$(md5sum <"$CD/schedule")
+BOOTBENCH_BUILD=$FB "$TOP/scripts/pxe-serve" --root "$R" --layout-only --target 52:54:00:aa:bb:0c --kernels A,B --rounds 1 \
+	--console ttyS0 --confirm 4 --care w >/dev/null 2>"$T/ps.err"
+after=$(md5sum <"$CD/schedule")
+ok "pxe-serve --layout-only again keeps the schedule, its appended rounds and the progress" \
+	sh -c "[ '$before' = '$after' ] && [ -f '$CD/state' ] && grep -qx 'rounds 4' '$CD/confirm' && grep -qx 'care w' '$CD/confirm'"
+[ "$_failed" = 0 ] || { sed 's/^/# /' "$CD/log" "$DD/log" "$T/ps.err"; cat "$CD/schedule" | sed 's/^/# sched /'; }
 done_testing
