@@ -11,7 +11,7 @@ const char export_usage[] =
 "\n"
 "Writes one KCIDB submission (schema v5.3: kernelci/kcidb-io) of the records\n"
 "of RESULTS (results images, devices, console logs, `bootbench collect`\n"
-"output, a boot server's target directory's results.jsonl, in any mix):\n"
+"output, a boot server's targets/MAC/records.jsonl, in any mix):\n"
 "  checkouts  one per kernel source: its git commit where the kernel was\n"
 "             built from a git tree (scripts/build-kernel --tree), else the\n"
 "             package, version and sha256 in misc\n"
