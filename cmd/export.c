@@ -10,7 +10,7 @@ const char export_usage[] =
 "                        [--noisy PCT] [--rounds N] [--equivalence PCT] [--care W[@L]]\n"
 "\n"
 "Writes one KCIDB submission (schema v5.3: kernelci/kcidb-io) of the records\n"
-"of RESULTS (results images, devices, console logs, `bootbench collect`\n"
+"of RESULTS (results images, devices, console logs, LAVA job logs, `bootbench collect`\n"
 "output, a boot server's targets/MAC/records.jsonl, in any mix):\n"
 "  checkouts  one per kernel source: its git commit where the kernel was\n"
 "             built from a git tree (scripts/build-kernel --tree), else the\n"

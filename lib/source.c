@@ -1,5 +1,6 @@
 /*
- * source.c - reading records from images, partitions and console logs.
+ * source.c - reading records from images, partitions and console logs
+ * (a serial console's, or a LAVA job's log of it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,11 +40,144 @@ static void part_corrupt(void *ctx, uint64_t off, const char *why)
 	warning("%s: offset %llu: %s", pc->src, (unsigned long long)off, why);
 }
 
+/* Appends code point c to sb as UTF-8; -1 for one that is not a character. */
+static int put_utf8(struct sbuf *sb, unsigned long c)
+{
+	char b[4];
+	if (c < 0x80) {
+		b[0] = (char)c;
+		sb_add(sb, b, 1);
+	} else if (c < 0x800) {
+		b[0] = (char)(0xc0 | c >> 6);
+		b[1] = (char)(0x80 | (c & 0x3f));
+		sb_add(sb, b, 2);
+	} else if (c < 0x10000) {
+		if (c >= 0xd800 && c < 0xe000)
+			return -1;
+		b[0] = (char)(0xe0 | c >> 12);
+		b[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (c & 0x3f));
+		sb_add(sb, b, 3);
+	} else if (c < 0x110000) {
+		b[0] = (char)(0xf0 | c >> 18);
+		b[1] = (char)(0x80 | (c >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (c >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (c & 0x3f));
+		sb_add(sb, b, 4);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* A YAML double-quoted scalar from p (just past its opening quote) to end,
+ * decoded into out: JSON's escapes and YAML's own (\x.., \U........, \e,
+ * \N, \_, \L, \P, \0, \a, \v, \ and an escaped blank), as PyYAML writes
+ * them. 0, or -1 when it is not one (no closing quote, a bad escape). */
+static int yaml_dq(const char *p, const char *end, struct sbuf *out)
+{
+	static const char from[] = "abtnvfre \"/\\\t0";
+	static const char to[] = { 7, 8, 9, 10, 11, 12, 13, 27, ' ', '"', '/', '\\', '\t', 0 };
+	for (; p < end; p++) {
+		const char *e;
+		unsigned long c = 0;
+		int digits = 0;
+		if (*p == '"')
+			return 0;
+		if (*p != '\\') {
+			sb_putc(out, *p);
+			continue;
+		}
+		if (++p == end)
+			return -1;
+		if (*p && (e = strchr(from, *p))) {
+			sb_putc(out, to[e - from]);
+			continue;
+		}
+		switch (*p) {
+		case 'x': digits = 2; break;
+		case 'u': digits = 4; break;
+		case 'U': digits = 8; break;
+		case 'N': c = 0x85; break;
+		case '_': c = 0xa0; break;
+		case 'L': c = 0x2028; break;
+		case 'P': c = 0x2029; break;
+		default: return -1;
+		}
+		for (int i = 0; i < digits; i++) {
+			int h;
+			if (++p == end)
+				return -1;
+			h = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 :
+			    *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+			if (h < 0)
+				return -1;
+			c = c << 4 | (unsigned)h;
+		}
+		if (put_utf8(out, c) < 0)
+			return -1;
+	}
+	return -1;
+}
+
+/* A line of a LAVA job log (lava-run's output, or `lavacli jobs logs
+ * --raw`, whose lines start "- "): {"dt": ..., "lvl": "target", "msg":
+ * "CONSOLE LINE"} in YAML's double-quoted flow style (lava_common's dump),
+ * where LAVA first wrote each '"' of the console line as '\"' and left every
+ * other byte alone (lava_dispatcher's ShellLogger). So in the decoded msg
+ * every quote follows a backslash LAVA added: dropping the backslash right
+ * before each quote gives the console line back exactly. LAVA itself
+ * replaces a log line of 10^6 bytes or more by "<line way too long ...>":
+ * such a record is not in the log at all. Returns the records found (0 or
+ * 1), or -1 for a record lost: a line that looks like LAVA's but does not
+ * decode, or a console line LAVA cut out as too long (both reported). */
+static int lava_line(const char *src, const char *p, size_t ll, unsigned long lineno, record_line_fn fn, void *ctx)
+{
+	static const char key[] = "\"msg\": \"";
+	const char *end = p + ll, *m = memmem(p, ll, key, strlen(key)), *rec;
+	struct sbuf msg = { 0 }, line = { 0 };
+	char where[40];
+	int found = 0;
+	static const char target[] = "\"lvl\": \"target\"";
+	if (!memmem(p, ll, target, strlen(target)) || !m)
+		return 0;
+	if (yaml_dq(m + strlen(key), end, &msg) < 0 || !msg.s) {
+		warning("%s: line %lu: a LAVA log line with a record that does not decode: skipped", src, lineno);
+		sb_free(&msg);
+		return -1;
+	}
+	if ((rec = memmem(msg.s, msg.len, CONSOLE_PREFIX "{", strlen(CONSOLE_PREFIX) + 1))) {
+		const char *q = rec + strlen(CONSOLE_PREFIX), *qe = msg.s + msg.len;
+		for (; q < qe; q++)
+			if (!(q[0] == '\\' && q + 1 < qe && q[1] == '"'))
+				sb_putc(&line, *q);
+		while (line.len && (line.s[line.len - 1] == '\r' || line.s[line.len - 1] == ' '))
+			line.len--;
+		snprintf(where, sizeof where, "line %lu (LAVA log)", lineno);
+		fn(ctx, line.s ? line.s : "", line.len, where);
+		found = 1;
+	}
+	sb_free(&msg);
+	sb_free(&line);
+	return found;
+}
+
 /* One line of a console log or of collect output: find its record, if any. */
-static int one_line(char *p, size_t ll, unsigned long lineno, record_line_fn fn, void *ctx)
+static int one_line(const char *src, char *p, size_t ll, unsigned long lineno, record_line_fn fn, void *ctx)
 {
 	char *json = NULL, where[32];
 	size_t rl;
+	/* LAVA's stand-in for a console line of 10^6 bytes or more: it may
+	 * have been a record (a record may reach 4 MiB) */
+	static const char cut[] = "\"lvl\": \"target\", \"msg\": \"<line way too long ...>\"";
+	if (ll > 8 && (!memcmp(p, "{\"dt\":", 6) || !memcmp(p, "- {\"dt\":", 8)) && memmem(p, ll, cut, sizeof cut - 1)) {
+		warning("%s: line %lu: LAVA left out a console line of 10^6 bytes or more (a record, perhaps)", src, lineno);
+		return -1;
+	}
+	/* LAVA's log of a console line: quotes escaped, the line a YAML string */
+	if (ll > 8 && (!memcmp(p, "{\"dt\":", 6) || !memcmp(p, "- {\"dt\":", 8)) &&
+	    memmem(p, ll, CONSOLE_PREFIX "{\\", strlen(CONSOLE_PREFIX) + 2))
+		return lava_line(src, p, ll, lineno, fn, ctx);
 	if (ll >= 8 && !memcmp(p, "{\"seq\":", 7)) {
 		json = p;	/* a line of `bootbench collect` output */
 	} else {
@@ -117,7 +251,7 @@ struct lines_ctx {
 	size_t max;
 	record_line_fn fn;
 	void *ctx;
-	unsigned long found, toolong;
+	unsigned long found, toolong, lost;
 };
 
 static void record_text_line(void *ctx, char *line, size_t len, unsigned long lineno)
@@ -128,7 +262,11 @@ static void record_text_line(void *ctx, char *line, size_t len, unsigned long li
 		warning("%s: line %lu: longer than %zu bytes, more than any record: skipped", lc->src, lineno, lc->max);
 		return;
 	}
-	lc->found += one_line(line, len, lineno, lc->fn, lc->ctx);
+	int r = one_line(lc->src, line, len, lineno, lc->fn, lc->ctx);
+	if (r < 0)
+		lc->lost++;
+	else
+		lc->found += (unsigned long)r;
 }
 
 /* Streamed, so memory is bounded by the longest line allowed, not by the
@@ -136,7 +274,7 @@ static void record_text_line(void *ctx, char *line, size_t len, unsigned long li
  * than that plus a console's prefix is skipped with a warning, unparsed. */
 static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, unsigned long long *lost)
 {
-	struct lines_ctx lc = { src, RECORD_LINE_MAX, fn, ctx, 0, 0 };
+	struct lines_ctx lc = { src, RECORD_LINE_MAX, fn, ctx, 0, 0, 0 };
 	unsigned long found, toolong;
 	if (lines_read(fd, lc.max, record_text_line, &lc) < 0) {
 		warn_sys("unable to read %s", src);
@@ -145,7 +283,7 @@ static int read_lines(const char *src, int fd, record_line_fn fn, void *ctx, uns
 	found = lc.found;
 	toolong = lc.toolong;
 	if (lost)
-		*lost += toolong;
+		*lost += toolong + lc.lost;
 	if (!found) {
 		warning("%s: no results partition and no record lines%s: nothing to collect", src,
 		     toolong ? " (only over-long lines)" : "");
