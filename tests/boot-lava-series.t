@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# scripts/lava-series: kernels A and B compared through LAVA for real
+# (lava-run on this machine, a job a boot), in deterministic mode, with
+# confirmation rounds: after round 2 compare --undecided decides (figures
+# repeat to ~0.1% under instruction counting) and no third round is run.
+# The figures come from the jobs' LAVA logs; the series ends with a report
+# and a KCIDB submission that passes the schema checks.
+. "$(dirname "$0")/lib.sh"
+a=${KERNEL_A:-debian-6.1-generic} b=${KERNEL_B:-debian-6.1-rt}
+[ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
+need_kernel "$a" && need_kernel "$b" || skip_all "$a or $b not fetched (make kernels)"
+command -v lava-run >/dev/null || skip_all "no lava-run (package lava-dispatcher; scripts/install-deps installs it)"
+command -v jq >/dev/null || skip_all "jq not installed"
+plan 6
+
+timeout -k 10 1500 "$TOP/scripts/lava-series" --kernels "$a,$b" --plan light --deterministic --confirm 3 \
+	--out "$T/s" >"$T/out" 2>"$T/err"
+is "$?" 0 "lava-series runs to the end"
+jobs=$(ls "$T/s"/job*.log 2>/dev/null | wc -l)
+ok "rounds stopped once decided: $(tail -n 1 "$T/s/confirm.log" 2>/dev/null) ($jobs jobs)" \
+	sh -c "[ $jobs = 4 ] && tail -n 1 '$T/s/confirm.log' | grep -q '^round 2 of 3: .*: decided$'"
+ids=$("$BB" collect "$T/s"/job*.log 2>/dev/null | jq -r 'select(.type == "boot") | .boot_id' | sort -u | wc -l)
+is "$ids" "$jobs" "every job's log gives its own boot (a nonce a boot: same seed, different boot ids)"
+ok "the comparison says which round confirmed each figure" grep -Eq '^ +changed +round 2 ' "$T/out"
+ok "the HTML report is written" test -s "$T/s/report.html"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	out=$(/usr/bin/python3 "$TOP/tests/kcidb-check.py" "$T/s/kcidb.json"); rc=$?
+	is "$rc" 0 "the series' KCIDB submission passes the schema checks ($out)"
+else
+	skip "no python3-jsonschema (scripts/install-deps installs it)"
+fi
+[ "$_failed" = 0 ] || { sed 's/^/# /' "$T/err" | tail -n 30; }
+done_testing
