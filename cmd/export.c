@@ -276,6 +276,18 @@ static void comparison(const struct exporter *x, const struct cmp_group *G, size
 	cmp_confirm_json(c, G, k, w);
 }
 
+/* Opens a test object with the fields every test has. */
+static void test_head(const struct exporter *x, struct jw *w, const char *id, const char *build, const char *path,
+		      const char *status)
+{
+	jw_obj(w, NULL);
+	jw_str(w, "id", id);
+	jw_str(w, "origin", x->origin);
+	jw_str(w, "build_id", build);
+	jw_str(w, "path", path);
+	jw_str(w, "status", status);
+}
+
 static void add_run(struct exporter *x, const char *id, const struct jv *rec, const struct jv *d)
 {
 	const struct cmp_boot *cb = cmp_boot_of(&x->c, id);
@@ -326,12 +338,7 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 		object_id(x, rid_s, sizeof rid_s, parts, 3);
 	}
 	/* the run itself */
-	jw_obj(w, NULL);
-	jw_str(w, "id", rid_s);
-	jw_str(w, "origin", x->origin);
-	jw_str(w, "build_id", x->boots[bi].build);
-	jw_str(w, "path", path.s);
-	jw_str(w, "status", kstatus);
+	test_head(x, w, rid_s, x->boots[bi].build, path.s, kstatus);
 	{
 		const struct jv *du = json_get(json_get(d, "duration"), "value");
 		if (du && du->t == J_NUM && isfinite(du->num) && du->num >= 0)
@@ -374,12 +381,7 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 			const char *parts[] = { "figure", id, seqs, name, unit };
 			object_id(x, tid, sizeof tid, parts, 5);
 		}
-		jw_obj(w, NULL);
-		jw_str(w, "id", tid);
-		jw_str(w, "origin", x->origin);
-		jw_str(w, "build_id", x->boots[bi].build);
-		jw_str(w, "path", mp.s);
-		jw_str(w, "status", invalid ? "FAIL" : "DONE");
+		test_head(x, w, tid, x->boots[bi].build, mp.s, invalid ? "FAIL" : "DONE");
 		jw_obj(w, "number");
 		jw_num(w, "value", val->num);
 		if (*unit)

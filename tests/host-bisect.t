@@ -32,14 +32,19 @@ echo "[    1.0] some kernel message"
 printf 'BOOTBENCH {"seq":%d,"boot_id":"%032d","type":"run","data":{"workload":"syn","layout":{"name":"ramdisk"},"status":"ok","metrics":[{"name":"op_us","value":%d,"unit":"us","better":"lower"},{"name":"ops_per_s","value":%d,"unit":"1/s","better":"higher"}]}}\n' \
 	"$RUN" "$RUN" "$c" $((1000000 / c))
 EOF
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	[ "$i" -ge 6 ] && echo 130 >cost || echo 100 >cost
-	[ "$i" = 3 ] && touch broken
-	[ "$i" = 4 ] && rm -f broken
-	echo "$i" >version
-	git add -A && git commit -q -m "commit $i"
-	git tag "c$i"
-done
+# commits TAG HIGH: ten commits, tagged TAG1..TAG10: the cost is 100 before
+# commit 6 and HIGH from it; commit 3 breaks the build, commit 4 repairs it
+commits() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$i" -ge 6 ] && echo "$2" >cost || echo 100 >cost
+		[ "$i" = 3 ] && touch broken
+		[ "$i" = 4 ] && rm -f broken
+		echo "$i" >version
+		git add -A && git commit -q -m "commit $i"
+		git tag "$1$i"
+	done
+}
+commits c 130
 
 BOOT='sh "$KERNEL_DIR/kernel.sh" >"$CONSOLE_LOG"'
 step() { # step COMMIT ARGS...: one helper call at COMMIT, prints its exit status
@@ -87,14 +92,7 @@ v=$(awk -v c="$c" -v s="$SEED" -v n="$n" 'BEGIN { srand(s * 100003 + n); u = ran
 	printf "%.3f", c * (1 + 0.05 * sqrt(-2 * log(u)) * cos(6.283185307 * w)) }')
 printf 'BOOTBENCH {"seq":%d,"boot_id":"%032d","type":"run","data":{"workload":"syn","layout":{"name":"ramdisk"},"status":"ok","metrics":[{"name":"op_us","value":%s,"unit":"us","better":"lower"}]}}\n' "$RUN" "$n" "$v"
 EOF
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	[ "$i" -ge 6 ] && echo 110 >cost || echo 100 >cost
-	[ "$i" = 3 ] && touch broken
-	[ "$i" = 4 ] && rm -f broken
-	echo "$i" >version
-	git add -A && git commit -q -m "commit $i"
-	git tag "n$i"
-done
+commits n 110
 right=0 summary=
 for seed in 1 2 3 4 5 6 7 8 9 10; do
 	git checkout -q n10
