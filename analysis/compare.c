@@ -965,6 +965,7 @@ void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
 			unsigned nb = c->kernels[c->base].mboots[mi], nk = c->kernels[k].mboots[mi], l = nb < nk ? nb : nk;
 			if (G->kind != CMP_FIGURE || k >= G->ncell || !cmp_cares(c, G))
 				continue;
+			t->figures++;
 			if (l < t->looks)
 				t->looks = l;	/* the family with the fewest complete rounds */
 			x = &G->cell[k];
@@ -976,6 +977,8 @@ void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
 				t->undecided++;	/* measured on both, never testable yet: one round is not a sample */
 		}
 	}
+	if (!t->figures)
+		t->looks = 0;
 }
 
 void cmp_confirm_json(const struct cmp *c, const struct cmp_group *G, size_t k, struct jw *w)
@@ -1031,9 +1034,12 @@ int cmp_option(struct cmp *c, const char *opt, const char *val)
 		c->min_effect = option_num(opt, val, -1e-300, 1e6, "a percentage, e.g. 0.5") / 100;
 	else if (!strcmp(opt, "--noisy"))
 		c->noisy = option_num(opt, val, 0, 1e6, "a percentage, e.g. 5") / 100;
-	else if (!strcmp(opt, "--rounds"))
-		c->rounds = (unsigned)option_num(opt, val, 0.5, 1000.5, "the most rounds of boots, 1 to 1000, e.g. 8");
-	else if (!strcmp(opt, "--equivalence"))
+	else if (!strcmp(opt, "--rounds")) {
+		double r = option_num(opt, val, 0.5, 1000.5, "the most rounds of boots, 1 to 1000, e.g. 8");
+		if (r != (unsigned)r)
+			die(EXIT_BADINPUT, "bad %s \"%s\" (a whole number of rounds, 1 to 1000, e.g. 8)", opt, val);
+		c->rounds = (unsigned)r;
+	} else if (!strcmp(opt, "--equivalence"))
 		c->margin = option_num(opt, val, 0, 100, "a percentage, e.g. 2: a change within it is no change") / 100;
 	else if (!strcmp(opt, "--care")) {
 		const char *at = strchr(val, '@');

@@ -163,7 +163,8 @@ int cmp_option_takes_value(const char *opt);
  * rounds, at most cmp.rounds). */
 struct cmp_confirm_tally {
 	size_t changed, unchanged, undecided;
-	unsigned looks;
+	size_t figures;	/* figures cared for, on any kernel against the baseline */
+	unsigned looks;	/* complete rounds looked at (0 with no figures) */
 };
 void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t);
 int cmp_cares(const struct cmp *c, const struct cmp_group *G);

@@ -177,6 +177,19 @@ int compare_main(int argc, char **argv)
 	} else if (undecided) {
 		struct cmp_confirm_tally t;
 		cmp_confirm_tally(&c, &t);
+		if (!t.figures && c.ncare) {
+			/* a typo in --care must not end the rounds as "decided" */
+			struct sbuf have = {0};
+			cmp_experiments(&c, &have, 20);
+			die(EXIT_BADINPUT, "--care names no figure of these records (they have: %s)", have.s ? have.s : "none");
+		}
+		if (!t.figures) {
+			/* one kernel so far (the other's boots failed, or are to come) */
+			printf("round 0 of %u: no figure measured on two kernels yet: %s\n", c.rounds,
+			       c.rounds > 1 ? "another round" : "budget spent");
+			rc = c.rounds > 1 ? CMP_ANOTHER_ROUND : 0;
+			goto done;
+		}
 		printf("round %u of %u: %zu changed, %zu unchanged, %zu undecided%s: %s\n", t.looks, c.rounds, t.changed,
 		       t.unchanged, t.undecided, c.ncare ? " (of the figures cared for)" : "",
 		       !t.undecided ? "decided" : t.looks >= c.rounds ? "budget spent, undecided stay undecided" :
@@ -187,6 +200,7 @@ int compare_main(int argc, char **argv)
 		cmp_print_csv(&c, stdout);
 	else
 		cmp_print_text(&c, stdout, what);
+done:
 	if (html && cmp_write_html(&c, html) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to write %s", html);
 	cmp_free(&c);

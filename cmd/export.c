@@ -34,7 +34,8 @@ const char export_usage[] =
 "rather than duplicates. A run without its boot record is not exported\n"
 "(it has no build): they are counted on stderr.\n"
 "  --kcidb        the format (the only one)\n"
-"  -o FILE        write FILE (whole, or not at all) instead of stdout\n"
+"  -o FILE        write FILE (whole, or not at all) instead of stdout (-:\n"
+"                 stdout; one of the RESULTS is refused)\n"
 "  --origin NAME  the submitting CI system, [a-z0-9_]+ (default bootbench)\n"
 "  --baseline, --fdr, --alpha, --min-effect, --noisy, --rounds,\n"
 "  --equivalence, --care:\n"
@@ -49,6 +50,7 @@ const char export_usage[] =
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -148,8 +150,11 @@ static void add_boot(struct exporter *x, const char *id, const struct jv *d)
 		dirty = source[44] != 0;
 	}
 	{
+		/* what names the source: a commit, else a package's bytes, else
+		 * (a plain directory, no descriptor) its path and what it built */
+		int named = commit[0] || *str(desc, "package") || *str(desc, "sha256");
 		const char *parts[] = { "checkout", commit, dirty ? "dirty" : "", str(desc, "package"), str(desc, "version"),
-					str(desc, "sha256"), commit[0] || desc ? "" : release, commit[0] || desc ? "" : version };
+					str(desc, "sha256"), named ? "" : source, named ? "" : release, named ? "" : version };
 		object_id(x, b->checkout, sizeof b->checkout, parts, sizeof parts / sizeof *parts);
 	}
 	snprintf(compiler, sizeof compiler, "%s", str(desc, "compiler"));
@@ -378,8 +383,11 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 			path_part(&mp, G->label);
 		path_part(&mp, *name ? name : "?");
 		{
-			const char *parts[] = { "figure", id, seqs, name, unit };
-			object_id(x, tid, sizeof tid, parts, 5);
+			/* its place in the run too: a run may repeat a name */
+			char ix[24];
+			snprintf(ix, sizeof ix, "%zu", i);
+			const char *parts[] = { "figure", id, seqs, name, unit, ix };
+			object_id(x, tid, sizeof tid, parts, 6);
 		}
 		test_head(x, w, tid, x->boots[bi].build, mp.s, invalid ? "FAIL" : "DONE");
 		jw_obj(w, "number");
@@ -466,6 +474,7 @@ int export_main(int argc, char **argv)
 	struct exporter x = { .origin = "bootbench" };
 	const char *out = NULL;
 	int kcidb = 0, nsrc = 0, rc = 0;
+	char *failed;	/* per argument: its source could not be read */
 	struct jw top;
 
 	cmp_init(&x.c);
@@ -502,22 +511,38 @@ int export_main(int argc, char **argv)
 	jw_arr(&x.checkouts, NULL);
 	jw_arr(&x.builds, NULL);
 	jw_arr(&x.tests, NULL);
+	if (out && !strcmp(out, "-"))
+		out = NULL;
+	failed = xcalloc((size_t)argc, 1);
 	for (x.pass = 0; x.pass < 3; x.pass++) {
 		if (x.pass == 2 && cmp_finish(&x.c) < 0)
 			return 1;
 		for (int i = 1; i < argc; i++) {
 			const char *a = argv[i];
+			struct stat so, sa;
 			if (takes_value(a)) {
 				i++;
 				continue;
 			}
 			if (a[0] == '-' && a[1])
 				continue;
+			if (x.pass == 0 && out && !stat(out, &so) && !stat(a, &sa) && so.st_dev == sa.st_dev &&
+			    so.st_ino == sa.st_ino)
+				die(EXIT_BADINPUT, "-o %s is one of the RESULTS: it would be replaced by the submission", out);
+			if (failed[i])
+				continue;	/* said once */
 			x.src = a;
-			if (source_read(a, on_line, &x, 1, NULL) && x.pass == 1)
-				rc = 1;
+			if (!source_read(a, on_line, &x, 1, NULL))
+				continue;
+			/* a source read whole in one pass and not in the next
+			 * would leave its tests out of the submission unsaid */
+			if (x.pass > 0 && !failed[i])
+				die(EXIT_SYSFAIL, "%s could be read once and not again: nothing written", a);
+			failed[i] = 1;
+			rc = 1;
 		}
 	}
+	free(failed);
 	jw_arr_end(&x.checkouts);
 	jw_arr_end(&x.builds);
 	jw_arr_end(&x.tests);

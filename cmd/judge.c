@@ -19,8 +19,9 @@ const char judge_usage[] =
 "  undecided  neither yet: boot it again\n"
 "Prints one line: the verdict, each mean and n, both p values and where the\n"
 "commit lies (0 = good's mean, 1 = bad's). A driver that looks again after\n"
-"each boot gives each look A divided by the most looks it may take; the\n"
-"endpoints are one question asked once, and may keep E whole.\n"
+"each boot gives each look A divided by the most looks it may take, and E\n"
+"likewise over the looks at the endpoints (a boot added to each while they\n"
+"seem alike is another look).\n"
 "exit: 0 good, 1 bad, 3 undecided, 4 the endpoints do not differ (yet),\n"
 "100 bad usage or a file that is not numbers, 111 unable to read a file.\n";
 
@@ -58,7 +59,8 @@ static void read_samples(const char *path, struct moments *m)
 		errno = 0;
 		v = strtod(line, &end);
 		end += strspn(end, " \t");
-		if (end == line || *end || errno == ERANGE || !isfinite(v))
+		/* ERANGE: overflow is refused, an underflow (1e-310) is a number */
+		if (end == line || *end || (errno == ERANGE && fabs(v) >= 1) || !isfinite(v))
 			die(EXIT_BADINPUT, "%s: line %lu is not a finite number: \"%.40s\"", path, lineno, line);
 		if (m->n == JUDGE_MAX_SAMPLES)
 			die(EXIT_BADINPUT, "%s: more than %d samples", path, JUDGE_MAX_SAMPLES);
@@ -67,6 +69,13 @@ static void read_samples(const char *path, struct moments *m)
 	if (ferror(f))
 		die_sys(EXIT_SYSFAIL, "unable to read %s", path);
 	fclose(f);
+}
+
+/* Whether the moments of finite samples stayed finite (1e308 and -1e308
+ * overflow them). */
+static int averaged(const struct sample_stats *s)
+{
+	return (s->n < 1 || isfinite(s->mean)) && (s->n < 2 || isfinite(s->sd));
 }
 
 static double parse_alpha(const char *opt, const char *s)
@@ -118,6 +127,8 @@ int judge_main(int argc, char **argv)
 	moments_stats(&mg, &g);
 	moments_stats(&mb, &b);
 	moments_stats(&mt, &t);
+	if (!averaged(&g) || !averaged(&b) || !averaged(&t))
+		die(EXIT_BADINPUT, "samples too large to average (their mean or spread is not finite)");
 	pe = welch_t_test(&g, &b, NULL, NULL);
 	pg = welch_t_test(&g, &t, NULL, NULL);
 	pb = welch_t_test(&b, &t, NULL, NULL);

@@ -227,9 +227,14 @@ int gpt_find(int fd, unsigned lbs, const char *name, const unsigned char *type,
 	char err[128];
 	int n, rc = 0;
 
-	if (pread_all(fd, hdr, lbs, lbs) != (ssize_t)lbs) {
-		rc = errno ? -1 : 0;	/* a short device is simply not ours */
-		goto out;
+	{
+		/* a short device is simply not ours; only a failed read is an
+		 * error (errno as a caller left it means nothing here) */
+		ssize_t got = pread_all(fd, hdr, lbs, lbs);
+		if (got != (ssize_t)lbs) {
+			rc = got < 0 ? -1 : 0;
+			goto out;
+		}
 	}
 	if (gpt_entries_loc(hdr, lbs, &elba, &elen))
 		goto out;

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 16
+plan 19
 
 # drive FILE EFFECT MAX [compare args]: rounds until compare says decided;
 # prints the rounds booted and the last decision line
@@ -59,4 +59,10 @@ is "$(jq -r '[.tests[] | select(.path == "bootbench.w.l.moved" and .misc.kernel 
 "$BB" compare "$T/ten.jsonl" --rounds 3 --equivalence -1 >/dev/null 2>&1; is "$?" 100 "--equivalence -1: exit 100"
 "$BB" compare "$T/ten.jsonl" --rounds 3 --care @l >/dev/null 2>&1; is "$?" 100 "--care @l: exit 100"
 "$BB" compare "$T/ten.jsonl" --rounds 3 --undecided --csv >/dev/null 2>&1; is "$?" 100 "--undecided with --csv: exit 100"
+"$BB" compare "$T/ten.jsonl" --rounds 0.7 >/dev/null 2>&1; is "$?" 100 "--rounds 0.7 (not a whole number): exit 100"
+"$BB" compare "$T/ten.jsonl" --rounds 8 --undecided --care typo >/dev/null 2>"$T/typo.err"
+ok "--care that names no figure is refused (100), not taken as decided" sh -c "[ $? = 100 ] && grep -q 'names no figure' '$T/typo.err'"
+grep '"a0' "$T/ten.jsonl" >"$T/onekernel.jsonl"
+line=$("$BB" compare "$T/onekernel.jsonl" --rounds 8 --undecided 2>/dev/null); rc=$?
+is "$rc|$line" "3|round 0 of 8: no figure measured on two kernels yet: another round" "one kernel so far: another round, not decided"
 done_testing

@@ -11,7 +11,7 @@ PY=/usr/bin/python3
 [ -x "$BB" ] || skip_all "not built (run make)"
 "$PY" -c 'import jsonschema' 2>/dev/null || skip_all "no jsonschema in $PY (apt-get install python3-jsonschema)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 27
+plan 32
 FIX=$TOP/tests/fixtures/compare/two-kernels.jsonl
 check() { "$PY" "$TOP/tests/kcidb-check.py" "$1"; }
 
@@ -87,6 +87,26 @@ is "$(jq -r '[.tests[] | select(.path == "bootbench.w.l") | .status] | sort | jo
 is "$(jq -r '.tests[] | select(.path | endswith(".sfs")) | "\(.status) \(.misc.invalid)"' "$T/h.json")" "FAIL true" \
 	"a figure the run marked invalid is FAIL"
 ok "a run without its boot record is not exported, and said so" grep -q '1 runs have no boot record' "$T/h.err"
+
+# hostile sources (the review's findings): a repeated metric name, kernels
+# from two plain directories, a missing source beside a good one, -o onto
+# an input
+cat >"$T/h.jsonl" <<'EOF'
+{"seq":1,"boot_id":"d1","type":"boot","data":{"kernel":{"release":"6.13.0","version":"#1","descriptor":{"name":"a","kind":"dir","source":"dir:/src/linux-a"}},"mode":"wallclock"}}
+{"seq":2,"boot_id":"d1","type":"run","data":{"workload":"w","layout":{"name":"l"},"status":"ok","metrics":[{"name":"x","value":1,"unit":"ms","better":"lower"},{"name":"x","value":2,"unit":"ms","better":"lower"}]}}
+{"seq":1,"boot_id":"d2","type":"boot","data":{"kernel":{"release":"6.14.0","version":"#1","descriptor":{"name":"b","kind":"dir","source":"dir:/src/linux-b"}},"mode":"wallclock"}}
+EOF
+"$BB" export --kcidb "$T/h.jsonl" -o "$T/h.json" 2>/dev/null
+out=$(check "$T/h.json"); rc=$?
+is "$rc" 0 "a run that repeats a metric name still gives unique ids ($out)"
+is "$(jq '.checkouts | length' "$T/h.json")" 2 "kernels from two plain directories are two checkouts"
+"$BB" export --kcidb "$FIX" "$T/missing" -o "$T/m.json" 2>"$T/m.err"; rc=$?
+is "$rc|$(jq '.tests | length' "$T/m.json")" "1|$(jq '.tests | length' "$T/a.json")" \
+	"a missing source beside a good one: exit 1, and every test of the good one is there"
+cp "$FIX" "$T/in.jsonl"
+"$BB" export --kcidb "$T/in.jsonl" -o "$T/in.jsonl" >/dev/null 2>&1; rc=$?
+ok "-o onto one of the RESULTS is refused (100), the records untouched" sh -c "[ $rc = 100 ] && cmp -s '$FIX' '$T/in.jsonl'"
+is "$("$BB" export --kcidb "$FIX" -o - 2>/dev/null | jq '.tests | length')" "$(jq '.tests | length' "$T/a.json")" "-o - is stdout"
 
 # usage
 "$BB" export "$FIX" >/dev/null 2>&1; is "$?" 100 "no format: exit 100"
