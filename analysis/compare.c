@@ -955,6 +955,8 @@ void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
 {
 	memset(t, 0, sizeof *t);
 	t->looks = c->rounds;
+	for (size_t i = 0; i < c->ngroups; i++)
+		t->cared += c->groups[i].kind == CMP_FIGURE && cmp_cares(c, &c->groups[i]);
 	for (size_t k = 0; k < c->nkernels; k++) {
 		if (k == c->base)
 			continue;
@@ -973,8 +975,12 @@ void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
 				t->changed++;
 			else if (x->confirm == CONFIRM_UNCHANGED)
 				t->unchanged++;
-			else if (x->confirm == CONFIRM_UNDECIDED || (x->n && G->cell[c->base].n))
-				t->undecided++;	/* measured on both, never testable yet: one round is not a sample */
+			else if (x->confirm == CONFIRM_UNDECIDED)
+				t->undecided++;
+			else if (x->n >= 2 && G->cell[c->base].n >= 2)
+				t->untestable++;	/* samples on both, and still no test: no round helps */
+			else if (x->n && G->cell[c->base].n)
+				t->undecided++;	/* measured on both, not testable yet: one round is not a sample */
 		}
 	}
 	if (!t->figures)

@@ -163,7 +163,10 @@ int cmp_option_takes_value(const char *opt);
  * rounds, at most cmp.rounds). */
 struct cmp_confirm_tally {
 	size_t changed, unchanged, undecided;
+	size_t untestable;	/* measured twice or more on both, never testable (a zero
+				 * baseline mean, settings that differ): no round helps */
 	size_t figures;	/* figures cared for, on any kernel against the baseline */
+	size_t cared;	/* figure groups cared for, on any kernel (the baseline's too) */
 	unsigned looks;	/* complete rounds looked at (0 with no figures) */
 };
 void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t);

@@ -177,7 +177,7 @@ int compare_main(int argc, char **argv)
 	} else if (undecided) {
 		struct cmp_confirm_tally t;
 		cmp_confirm_tally(&c, &t);
-		if (!t.figures && c.ncare) {
+		if (!t.cared && c.ncare) {
 			/* a typo in --care must not end the rounds as "decided" */
 			struct sbuf have = {0};
 			cmp_experiments(&c, &have, 20);
@@ -190,8 +190,11 @@ int compare_main(int argc, char **argv)
 			rc = c.rounds > 1 ? CMP_ANOTHER_ROUND : 0;
 			goto done;
 		}
-		printf("round %u of %u: %zu changed, %zu unchanged, %zu undecided%s: %s\n", t.looks, c.rounds, t.changed,
-		       t.unchanged, t.undecided, c.ncare ? " (of the figures cared for)" : "",
+		printf("round %u of %u: %zu changed, %zu unchanged, %zu undecided", t.looks, c.rounds, t.changed,
+		       t.unchanged, t.undecided);
+		if (t.untestable)
+			printf(", %zu never testable (a zero baseline, or settings that differ)", t.untestable);
+		printf("%s: %s\n", c.ncare ? " (of the figures cared for)" : "",
 		       !t.undecided ? "decided" : t.looks >= c.rounds ? "budget spent, undecided stay undecided" :
 		       "another round");
 		if (t.undecided && t.looks < c.rounds)

@@ -40,7 +40,8 @@ const char export_usage[] =
 "  --baseline, --fdr, --alpha, --min-effect, --noisy, --rounds,\n"
 "  --equivalence, --care:\n"
 "                 as for bootbench compare\n"
-"exit: 0 written, 1 no usable records, 100 bad usage, 111 unable to write.\n";
+"exit: 0 written, 1 no usable records or a source unreadable (the rest written), 100 bad\n"
+"usage, 111 unable to write (or a source read once and not again).\n";
 
 #define _GNU_SOURCE
 #include <ctype.h>

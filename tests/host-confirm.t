@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 19
+plan 21
 
 # drive FILE EFFECT MAX [compare args]: rounds until compare says decided;
 # prints the rounds booted and the last decision line
@@ -65,4 +65,13 @@ ok "--care that names no figure is refused (100), not taken as decided" sh -c "[
 grep '"a0' "$T/ten.jsonl" >"$T/onekernel.jsonl"
 line=$("$BB" compare "$T/onekernel.jsonl" --rounds 8 --undecided 2>/dev/null); rc=$?
 is "$rc|$line" "3|round 0 of 8: no figure measured on two kernels yet: another round" "one kernel so far: another round, not decided"
+line=$("$BB" compare "$T/onekernel.jsonl" --rounds 8 --undecided --care w 2>/dev/null); rc=$?
+is "$rc|${line%%:*}" "3|round 0 of 8" "... with --care naming a figure only that kernel measured yet: another round, not refused"
+# a figure that can never be tested (0 on both kernels: no relative change)
+# must not ask for rounds to the end of the budget
+jq -c 'if .type == "run" and .data.workload == "w" then .data.metrics |= map(if .name == "same" then .value = 0 else . end) else . end' \
+	"$T/ten.jsonl" >"$T/zero.jsonl"
+line=$("$BB" compare "$T/zero.jsonl" --rounds 8 --undecided --care w 2>/dev/null); rc=$?
+ok "a figure that is 0 on both kernels is 'never testable', and the rounds end ($line)" \
+	sh -c "[ $rc = 0 ] && echo '$line' | grep -q '1 never testable.*: decided$'"
 done_testing

@@ -98,7 +98,8 @@ cat >"$T/h.jsonl" <<'EOF'
 EOF
 "$BB" export --kcidb "$T/h.jsonl" -o "$T/h.json" 2>/dev/null
 out=$(check "$T/h.json"); rc=$?
-is "$rc" 0 "a run that repeats a metric name still gives unique ids ($out)"
+is "$rc|$(jq '[.tests[] | select(.path == "bootbench.w.l.x") | .id] | unique | length' "$T/h.json")" "0|2" \
+	"a run that repeats a metric name gives both figures, with unique ids ($out)"
 is "$(jq '.checkouts | length' "$T/h.json")" 2 "kernels from two plain directories are two checkouts"
 "$BB" export --kcidb "$FIX" "$T/missing" -o "$T/m.json" 2>"$T/m.err"; rc=$?
 is "$rc|$(jq '.tests | length' "$T/m.json")" "1|$(jq '.tests | length' "$T/a.json")" \
