@@ -56,11 +56,10 @@ static void read_samples(const char *path, struct moments *m)
 		line[strcspn(line, "\r\n")] = 0;
 		if (!line[strspn(line, " \t")])
 			continue;
-		errno = 0;
 		v = strtod(line, &end);
 		end += strspn(end, " \t");
-		/* ERANGE: overflow is refused, an underflow (1e-310) is a number */
-		if (end == line || *end || (errno == ERANGE && fabs(v) >= 1) || !isfinite(v))
+		/* an overflow is infinite, refused; an underflow (1e-310) is a number */
+		if (end == line || *end || !isfinite(v))
 			die(EXIT_BADINPUT, "%s: line %lu is not a finite number: \"%.40s\"", path, lineno, line);
 		if (m->n == JUDGE_MAX_SAMPLES)
 			die(EXIT_BADINPUT, "%s: more than %d samples", path, JUDGE_MAX_SAMPLES);

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v git >/dev/null || skip_all "git not installed"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 21
+plan 23
 
 R=$T/repo
 mkdir -p "$R" && cd "$R" || exit 1
@@ -128,6 +128,11 @@ ok "endpoints that do not differ within the budget stop the bisect (128), saying
 printf '100\n101\n99\n100\n' >"$T/jg"; printf '110\n111\n109\n110\n' >"$T/jb"; printf '110.5\n109.5\n110\n' >"$T/jt"
 "$BB" judge --good "$T/jg" --bad "$T/jb" --this "$T/jt" --alpha 0.01 >"$T/j.out" 2>&1
 is "$?" 1 "judge: samples at the bad endpoint's mean are bad (exit 1)"
+"$BB" judge --good "$T/jg" --bad "$T/jb" --this "$T/jg" --alpha 0.01 >/dev/null 2>&1
+is "$?" 0 "judge: samples at the good endpoint's mean are good (exit 0)"
+printf '104\n106\n105\n' >"$T/jm"
+"$BB" judge --good "$T/jg" --bad "$T/jb" --this "$T/jm" --alpha 0.01 >/dev/null 2>&1
+is "$?" 3 "judge: samples half way between are undecided (exit 3), neither good nor bad"
 printf '100\nNaN\n' >"$T/jn"
 "$BB" judge --good "$T/jn" --bad "$T/jb" --this "$T/jt" >/dev/null 2>"$T/j.err"
 is "$?" 100 "judge: a sample that is not a finite number is bad input (100)"
