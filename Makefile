@@ -32,7 +32,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 # (build-userland failing in a layer after the userland was packed)
 .DELETE_ON_ERROR:
 
-.PHONY: demo bench bench-sensitivity all deps kernel kernels check check-unit check-boot check-faults clean userland
+.PHONY: demo bench bench-sensitivity all deps kernel kernels check check-unit check-host check-boot check-faults clean userland packages layer layers
 all: $(B)/bootbench $(B)/userland.cpio.gz
 
 deps:
@@ -91,10 +91,32 @@ $(B)/bootbench: $(HOST_OBJ) $(SQLITE_HOST_A) $(BLKID_HOST_A)
 $(B)/bootbench.static: $(MUSL_OBJ) $(SQLITE_MUSL_A) $(BLKID_MUSL_A)
 	$(MUSL_CC) -static -s -o $@ $^ -lm
 
-$(B)/userland.cpio.gz: $(B)/bootbench.static $(shell find rootfs -type f)
+# The third-party packages are fetched and built (or found in the cache)
+# beside the compile of bootbench itself under make -j: nothing of theirs
+# waits for our objects. Layers are not part of it (below).
+packages:
+	rootfs/build-userland --packages
+
+$(B)/userland.cpio.gz: $(B)/bootbench.static $(shell find rootfs -type f) | packages
 	rootfs/build-userland $(B) $(B)/bootbench.static $(wildcard rootfs/overlay)
 
 userland: $(B)/userland.cpio.gz
+
+# ---- layers: built the first time a plan needs one ----
+# A plan says what it needs (`requires layer=postgresql`); scripts/boot-qemu,
+# scripts/demo and scripts/pxe-serve then build the layer with
+# `make layer NAME=postgresql` if it is not there (about 5 min the first
+# time on 2 cores, cached afterwards). make check builds them all.
+LAYER_NAMES := postgresql
+LAYER_RECIPES_postgresql := rootfs/recipes/postgresql-15.sh rootfs/recipes/jemalloc.sh
+$(B)/postgresql.cpio.gz: $(B)/userland.cpio.gz $(LAYER_RECIPES_postgresql) rootfs/build-userland
+	rootfs/build-userland --layer postgresql $(B)
+
+layer:
+	@case " $(LAYER_NAMES) " in *" $(NAME) "*) ;; *) echo "usage: make layer NAME=layer (one of: $(LAYER_NAMES))" >&2; exit 2 ;; esac
+	@$(MAKE) --no-print-directory $(B)/$(NAME).cpio.gz
+
+layers: $(addprefix $(B)/,$(addsuffix .cpio.gz,$(LAYER_NAMES)))
 
 kernels:
 	@for k in $(KERNELS); do scripts/fetch-kernel $$k || exit 1; done
