@@ -6,6 +6,7 @@
 const char plan_usage[] =
 "usage: bootbench plan check FILE...\n"
 "       bootbench plan show FILE\n"
+"       bootbench plan requires FILE\n"
 "\n"
 "Plan files are described in docs/plans.md.\n"
 "  check   parse every FILE as the appliance would; prints\n"
@@ -17,6 +18,9 @@ const char plan_usage[] =
 "          SECTION only in a plan with sections; TUNABLES is name=value,...\n"
 "          or - when the section sets none; values holding blanks are\n"
 "          double-quoted\n"
+"  requires  what a boot must have for the plan (its `requires` lines),\n"
+"          one \"KEY VALUE\" a line, for scripts: layer NAME (one line\n"
+"          each), memory BYTES, disks N, cpus N; nothing when it has none\n"
 "\n"
 "exit: 0 every plan is valid, 100 a plan is invalid or unreadable.\n";
 
@@ -28,15 +32,8 @@ const char plan_usage[] =
 #include "defaults.h"
 #include "err.h"
 #include "plan.h"
+#include "workload.h"
 #include "xio.h"
-
-/* Stand-in until workloads/ provides the real check: accept everything.
- * The strong definition there replaces it at link time. */
-__attribute__((weak)) int workload_check(const char *name, const struct kvpair *params, size_t n,
-					 char *err, size_t errlen)
-{
-	return 0;
-}
 
 /* 0, or -1 after printing why (unreadable file or the parser's message). */
 static int load(const char *file, struct plan *p)
@@ -51,6 +48,8 @@ static int load(const char *file, struct plan *p)
 	}
 	rc = plan_parse(file, text, len, workload_check, p, err, sizeof err);
 	free(text);
+	if (rc == 0 && (rc = plan_check_workloads(file, p, err, sizeof err)) < 0)
+		plan_free(p);
 	if (rc < 0) {
 		fprintf(stderr, "%s\n", err);
 		fflush(stderr);
@@ -131,6 +130,27 @@ static int show(int argc, char **argv)
 	return 0;
 }
 
+static int requires(int argc, char **argv)
+{
+	struct plan p;
+	if (argc != 1)
+		die(EXIT_BADINPUT, "plan requires takes one FILE (see bootbench plan --help)");
+	if (load(argv[0], &p) < 0)
+		return EXIT_BADINPUT;
+	for (size_t i = 0; i < p.req.nlayers; i++)
+		printf("layer %s\n", p.req.layers[i]);
+	if (p.req.memory)
+		printf("memory %llu\n", p.req.memory);
+	if (p.req.disks)
+		printf("disks %u\n", p.req.disks);
+	if (p.req.cpus)
+		printf("cpus %u\n", p.req.cpus);
+	plan_free(&p);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die_sys(EXIT_SYSFAIL, "unable to write to stdout");
+	return 0;
+}
+
 int plan_main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -141,6 +161,8 @@ int plan_main(int argc, char **argv)
 		return check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "show"))
 		return show(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "requires"))
+		return requires(argc - 2, argv + 2);
 	fputs(plan_usage, stderr);
-	die(EXIT_BADINPUT, "unknown plan subcommand %s (check or show)", argv[1]);
+	die(EXIT_BADINPUT, "unknown plan subcommand %s (check, show or requires)", argv[1]);
 }

@@ -638,6 +638,61 @@ static int parse_section(struct ctx *c, const struct words *ws, struct plan *p)
 
 /* ---- the plan ---- */
 
+/* ---- requires ---- */
+
+static int parse_requires(struct ctx *c, const struct words *ws, struct plan *p)
+{
+	struct plan_requires *r = &p->req;
+	if (ws->n < 2)
+		return fail(c, "requires needs KEY=VALUE (layer=NAME[,NAME], memory=SIZE, disks=N, cpus=N)");
+	if (!r->line)
+		r->line = c->line;
+	for (size_t i = 1; i < ws->n; i++) {
+		const char *w = ws->w[i].s, *v;
+		unsigned long long u;
+		size_t kl;
+		if (ws->w[i].eq < 0)
+			return fail(c, "requires: \"%s\" is not KEY=VALUE", w);
+		kl = (size_t)ws->w[i].eq;
+		v = w + kl + 1;
+		if (kl == 5 && !strncmp(w, "layer", 5)) {
+			if (r->nlayers)
+				return fail(c, "requires: layer given twice (name several as layer=A,B)");
+			for (const char *s = v;;) {
+				size_t l = strcspn(s, ",");
+				int ok = l > 0 && l <= PLAN_LAYER_NAME && s[0] != '-';
+				for (size_t k = 0; k < l; k++)
+					ok &= (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= '0' && s[k] <= '9') || s[k] == '-';
+				if (!ok)
+					return fail(c, "requires: bad layer name \"%.*s\" (a-z, 0-9 and -, at most %d)", (int)l,
+						    s, PLAN_LAYER_NAME);
+				if (r->nlayers == PLAN_MAX_LAYERS)
+					return fail(c, "requires: at most %d layers", PLAN_MAX_LAYERS);
+				snprintf(r->layers[r->nlayers++], PLAN_LAYER_NAME + 1, "%.*s", (int)l, s);
+				if (!s[l])
+					break;
+				s += l + 1;
+			}
+		} else if (kl == 6 && !strncmp(w, "memory", 6)) {
+			if (r->memory)
+				return fail(c, "requires: memory given twice");
+			if (parse_size(v, 1ULL << 50, &u) < 0 || u < (1ULL << 20))
+				return fail(c, "requires: bad memory \"%s\" (" SIZE_HELP ", at least 1M)", v);
+			r->memory = u;
+		} else if ((kl == 5 && !strncmp(w, "disks", 5)) || (kl == 4 && !strncmp(w, "cpus", 4))) {
+			unsigned *dst = kl == 5 ? &r->disks : &r->cpus;
+			if (*dst)
+				return fail(c, "requires: %.*s given twice", (int)kl, w);
+			if (parse_uint(v, 1024, &u) < 0 || u < 1)
+				return fail(c, "requires: bad %.*s \"%s\" (a whole number from 1 to 1024)", (int)kl, w, v);
+			*dst = (unsigned)u;
+		} else {
+			return fail(c, "requires: unknown key \"%.*s\" (valid: layer, memory, disks, cpus)", (int)kl, w);
+		}
+	}
+	return 0;
+}
+
 static int parse_once(struct ctx *c, const struct words *ws, int *seen, const char *what,
 		      const char *usage, const char **arg)
 {
@@ -689,6 +744,8 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		p->profile = !strcmp(arg, "on");
 		return 0;
 	}
+	if (!strcmp(d, "requires"))
+		return parse_requires(c, ws, p);
 	if (!strcmp(d, "section"))
 		return parse_section(c, ws, p);
 	if (!strcmp(d, "layout"))
@@ -701,7 +758,7 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		return parse_nfsserver(c, ws, p);
 	if (!strcmp(d, "nfsclient"))
 		return parse_nfsclient(c, ws, p);
-	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver, nfsclient)", d);
+	return fail(c, "unknown directive \"%s\" (valid: plan, iterations, timeout, profile, requires, section, layout, tunable, workload, nfsserver, nfsclient)", d);
 }
 
 /* The default name: the file's base name without ".plan". */

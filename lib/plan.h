@@ -7,6 +7,7 @@
  *   iterations 3                    runs of every (layout, tunables, workload)
  *   timeout 300                     per-run watchdog, seconds
  *   profile on                      kernel profile and delay accounting per run (off by default)
+ *   requires layer=postgresql memory=1G disks=2 cpus=1   what a boot must have (checked before the first run)
  *   layout raid1-ext3 md=raid1 disks=2 fs=ext3 mkfs="-b 4096" mount=noatime
  *   layout ram ramdisk=256M fs=ext3
  *   layout tmp tmpfs=128M
@@ -120,8 +121,24 @@ struct plan_section {
 	struct plan_nfsclient nfsc;
 };
 
+/* `requires KEY=VALUE...` (any number of lines, each key once): what the
+ * machine must give the plan. The appliance checks it before the first run
+ * and refuses the plan, naming what is missing; scripts/boot-qemu reads it
+ * (`bootbench plan requires`) to add the layers and size the guest. */
+#define PLAN_MAX_LAYERS 4
+#define PLAN_LAYER_NAME 32	/* a-z 0-9 -, as rootfs/build-userland's layer names */
+struct plan_requires {
+	int line;			/* first requires line, 0: none */
+	unsigned long long memory;	/* bytes of RAM at least (0: any) */
+	unsigned disks;			/* claimed disks at least */
+	unsigned cpus;			/* online CPUs at least */
+	size_t nlayers;
+	char layers[PLAN_MAX_LAYERS][PLAN_LAYER_NAME + 1];
+};
+
 struct plan {
 	char *name;
+	struct plan_requires req;
 	unsigned iterations;	/* default 1 */
 	unsigned timeout_s;	/* default 600 */
 	int profile;		/* "profile on": a kernel profile and delay accounting per run */
@@ -138,11 +155,6 @@ struct plan {
  * exists and every parameter is known, else -1 with a message in err. */
 typedef int (*plan_workload_check)(const char *name, const struct kvpair *params, size_t n,
 				   char *err, size_t errlen);
-
-/* The host's and the appliance's check, defined in workloads/ (cmd/plan.c
- * carries a weak stand-in that accepts everything until it exists). */
-int workload_check(const char *name, const struct kvpair *params, size_t n,
-		   char *err, size_t errlen);
 
 /* Parse text (len bytes) named `file` in messages. Returns 0, or -1 with
  * "file:line: message" in err. check may be NULL (no workload checking).

@@ -16,6 +16,7 @@ N=7
 plan $(($# * N + 1))
 cat > "$T/pg.plan" <<'P'
 plan pg-test
+requires layer=postgresql
 timeout 240
 layout ramdisk-ext3 ramdisk=256M fs=ext3
 workload pgbench duration=5 warmup=1 clients=2

@@ -441,5 +441,7 @@ const struct workload wl_dbt2 = {
 	.summary = "a TPC-C-like mix (new-order, payment, ...) from C pgbench clients against PostgreSQL on the layout",
 	.params = dbt2_params,
 	.needs = WL_NEEDS_DIR,
+	.layer = "postgresql",
+	.layer_param = "bindir",
 	.run = dbt2_run,
 };

@@ -107,5 +107,7 @@ const struct workload wl_pgbench = {
 	.summary = "PostgreSQL's pgbench (TPC-B-like or select-only) against a server started on the layout",
 	.params = pgbench_params,
 	.needs = WL_NEEDS_DIR,
+	.layer = "postgresql",
+	.layer_param = "bindir",
 	.run = pgbench_run,
 };

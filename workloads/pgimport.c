@@ -226,5 +226,7 @@ const struct workload wl_pgimport = {
 	.summary = "time psql < schema.sql; time psql < data.sql against a PostgreSQL server on the layout",
 	.params = pgimport_params,
 	.needs = WL_NEEDS_DIR,
+	.layer = "postgresql",
+	.layer_param = "bindir",
 	.run = pgimport_run,
 };

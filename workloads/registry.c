@@ -81,6 +81,29 @@ int workload_check(const char *name, const struct kvpair *params, size_t n, char
 	return 0;
 }
 
+int plan_check_workloads(const char *file, const struct plan *p, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct plan_workload *pw = &p->workloads[i];
+		const struct workload *w = workload_find(pw->name);
+		int own = 0, listed = 0;
+		if (!w || !w->layer)
+			continue;
+		for (size_t k = 0; w->layer_param && k < pw->nparams; k++)
+			own |= !strcmp(pw->params[k].key, w->layer_param);
+		for (size_t k = 0; k < p->req.nlayers; k++)
+			listed |= !strcmp(p->req.layers[k], w->layer);
+		if (!own && !listed) {
+			snprintf(err, errlen, "%s:%d: workload %s runs the %s layer's programs: the plan needs "
+				 "\"requires layer=%s\"%s%s%s", file, pw->line, w->name, w->layer, w->layer,
+				 w->layer_param ? " (or " : "", w->layer_param ? w->layer_param : "",
+				 w->layer_param ? "= naming programs of its own)" : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 const char *wl_param(const struct wctx *c, const char *name)
 {
 	for (size_t i = 0; i < c->nparams; i++)

@@ -62,6 +62,10 @@ struct workload {
 	const char *summary;
 	const struct wparam *params;	/* terminated by { NULL } */
 	unsigned needs;
+	/* A layer the workload's programs come from (rootfs/build-userland
+	 * LAYERS), unless the plan sets layer_param (pgbench's bindir= on a
+	 * host): the plan must then say `requires layer=NAME`. */
+	const char *layer, *layer_param;
 	int (*setup)(struct wctx *c);	/* may be NULL */
 	int (*run)(struct wctx *c);	/* 0 ok; -1 failed (reason via wl_fail) */
 	void (*teardown)(struct wctx *c);	/* may be NULL */
@@ -69,6 +73,13 @@ struct workload {
 
 extern const struct workload *const workload_table[];
 const struct workload *workload_find(const char *name);
+/* The plan parser's check (plan_workload_check, lib/plan.h) the host and
+ * the appliance pass: the workload exists and every parameter is known. */
+int workload_check(const char *name, const struct kvpair *params, size_t n, char *err, size_t errlen);
+/* What the plan as a whole must say of its workloads (plan check and the
+ * appliance, after plan_parse): each layer a workload needs is in the
+ * plan's `requires`. 0, or -1 with "FILE:LINE: message" in err. */
+int plan_check_workloads(const char *file, const struct plan *p, char *err, size_t errlen);
 
 /* Parameter value (the plan's, else the default); NULL for unknown names. */
 const char *wl_param(const struct wctx *c, const char *name);

@@ -5,6 +5,7 @@
  * iterations, tunable combinations with the last tunable fastest, workloads).
  */
 #include "plan.h"
+#include "units.h"
 #include "sbuf.h"
 #include "tap.h"
 
@@ -36,7 +37,7 @@ static const struct {
 	{ L "layout m fs=ext3 mkfs=\"-b 4096\n" W, "quick.plan:2: unterminated quote" },
 	{ L "workload null\x01\n", "quick.plan:2: control character 0x01 in the plan" },
 	{ L W "layouts x fs=ext3\n",
-	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, section, layout, tunable, workload, nfsserver, nfsclient)" },
+	  "quick.plan:3: unknown directive \"layouts\" (valid: plan, iterations, timeout, profile, requires, section, layout, tunable, workload, nfsserver, nfsclient)" },
 	/* the NFS server of a section */
 	{ L W "nfsserver\nnfsserver threads=4\n", "quick.plan:4: nfsserver given twice in this section (first on line 3)" },
 	{ L W "nfsserver threads=0\n", "quick.plan:3: bad value for nfsserver threads: \"0\" (expected 1 to 1024)" },
@@ -130,6 +131,18 @@ static const struct {
 	{ "profile yes\n" L W, "quick.plan:1: bad value for profile: \"yes\" (expected on or off)" },
 	{ "profile on\nprofile off\n" L W, "quick.plan:2: profile given twice (first on line 1)" },
 	{ "profile\n" L W, "quick.plan:1: profile takes one value: profile on|off" },
+	/* requires */
+	{ "requires\n" L W, "quick.plan:1: requires needs KEY=VALUE (layer=NAME[,NAME], memory=SIZE, disks=N, cpus=N)" },
+	{ "requires layer\n" L W, "quick.plan:1: requires: \"layer\" is not KEY=VALUE" },
+	{ "requires layer=Pg\n" L W, "quick.plan:1: requires: bad layer name \"Pg\" (a-z, 0-9 and -, at most 32)" },
+	{ "requires layer=a,,b\n" L W, "quick.plan:1: requires: bad layer name \"\" (a-z, 0-9 and -, at most 32)" },
+	{ "requires layer=a\nrequires layer=b\n" L W, "quick.plan:2: requires: layer given twice (name several as layer=A,B)" },
+	{ "requires layer=a,b,c,d,e\n" L W, "quick.plan:1: requires: at most 4 layers" },
+	{ "requires memory=1\n" L W, "quick.plan:1: requires: bad memory \"1\" (" SIZE_HELP ", at least 1M)" },
+	{ "requires memory=1G memory=2G\n" L W, "quick.plan:1: requires: memory given twice" },
+	{ "requires disks=0\n" L W, "quick.plan:1: requires: bad disks \"0\" (a whole number from 1 to 1024)" },
+	{ "requires cpus=x\n" L W, "quick.plan:1: requires: bad cpus \"x\" (a whole number from 1 to 1024)" },
+	{ "requires gpu=1\n" L W, "quick.plan:1: requires: unknown key \"gpu\" (valid: layer, memory, disks, cpus)" },
 	/* seconds are a duration, not a size: 2K was 2048 s once */
 	{ "timeout 2K\n" L W, "quick.plan:1: bad value for timeout: \"2K\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout 1500ms\n" L W, "quick.plan:1: bad value for timeout: \"1500ms\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
@@ -249,6 +262,8 @@ static void good_plans(void)
 		"iterations 3\n"
 		"timeout 90\n"
 		"profile on\n"
+		"requires layer=postgresql,x-1 memory=1G\n"
+		"requires disks=2 cpus=1\n"
 		"\n"
 		"  \t\n"
 		"layout r1 md=raid1 disks=2 fs=ext3 mkfs=\"-b 4096 -O ^has_journal\" mount=\"noatime,data=ordered\"\n"
@@ -273,6 +288,11 @@ static void good_plans(void)
 	is_int(p.iterations, 3, "iterations");
 	is_int(p.timeout_s, 90, "timeout");
 	is_int(p.profile, 1, "profile on");
+	is_int(p.req.line, 6, "requires: its first line");
+	is_int(p.req.nlayers, 2, "requires: two layers");
+	is_str(p.req.layers[1], "x-1", "requires: the second layer");
+	is_int(p.req.memory, 1ULL << 30, "requires: memory in bytes");
+	is_int(p.req.disks * 10 + p.req.cpus, 21, "requires: disks and cpus, over two lines");
 	is_int(p.nlayouts, 5, "five layouts");
 	is_int(p.layouts[0].kind, LAYOUT_MD, "r1: md kind");
 	is_str(p.layouts[0].md_level, "raid1", "r1: level");
@@ -282,7 +302,7 @@ static void good_plans(void)
 	is_str(p.layouts[0].fs, "ext3", "r1: fs");
 	is_str(p.layouts[0].mkfs, "-b 4096 -O ^has_journal", "r1: quoted mkfs, quotes removed");
 	is_str(p.layouts[0].mount, "noatime,data=ordered", "r1: mount value keeps its '='");
-	is_int(p.layouts[0].line, 8, "r1: line");
+	is_int(p.layouts[0].line, 10, "r1: line");
 	is_int(p.layouts[1].ndisks, 3, "r5: disks");
 	is_int(p.layouts[1].chunk, 128 * 1024, "r5: chunk in bytes");
 	is_str(p.layouts[1].resync, "wait", "r5: resync");
@@ -308,7 +328,7 @@ static void good_plans(void)
 	is_str(p.workloads[1].params[0].key, "size", "stream: first key");
 	is_str(p.workloads[1].params[0].val, "64M", "stream: first value");
 	is_str(p.workloads[1].params[1].val, "1M", "stream: quoted value");
-	is_int(p.workloads[1].line, 16, "stream: line (last line, no newline)");
+	is_int(p.workloads[1].line, 18, "stream: line (last line, no newline)");
 	plan_free(&p);
 	ok(p.name == NULL && p.nlayouts == 0, "plan_free empties the plan");
 
@@ -621,7 +641,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 48 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5);
+	tap_plan(nbad * 2 + 53 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
