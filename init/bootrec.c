@@ -178,7 +178,7 @@ static void cpu_info(char *model, size_t mlen, int *count)
 	free(buf);
 }
 
-static long long meminfo_kib(const char *key)
+long long meminfo_kib(const char *key)
 {
 	char *buf = read_file("/proc/meminfo", NULL), *p;
 	long long v = -1;
@@ -329,6 +329,20 @@ char *boot_record_json(void)
 	words_array(&w, "loaded", &A.mod_loaded);
 	words_array(&w, "missing", &A.mod_missing);
 	words_array(&w, "failed", &A.mod_failed);
+	/* why each was loaded: the device it drives, or the layout needing it
+	 * (its dependencies: the module that needed them) */
+	jw_obj(&w, "why");
+	for (char *line = A.mod_why.s, *nl; line && *line; line = nl + 1) {
+		char *tab = strchr(line, '\t');
+		nl = strchr(line, '\n');
+		if (!tab || !nl || tab > nl)
+			break;
+		*tab = *nl = 0;
+		jw_str(&w, line, tab + 1);
+		*tab = '\t';
+		*nl = '\n';
+	}
+	jw_obj_end(&w);
 	jw_obj_end(&w);
 	jw_obj(&w, "init_uptime");
 	jw_num(&w, "value", A.uptime_start);

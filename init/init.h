@@ -12,12 +12,14 @@
 
 struct appliance {
 	double uptime_start;		/* /proc/uptime when init began */
+	double first_run_uptime;	/* /proc/uptime when the first run began, 0: none yet */
 	char *cmdline_raw;
 	struct cmdline cl;
 	struct bbconf conf;
 	char release[65], version[257], machine[65];
 	char userland_id[65];
 	struct sbuf mod_loaded, mod_missing, mod_failed;	/* space separated */
+	struct sbuf mod_why;		/* "module\twhy it was loaded\n" per loaded module */
 	unsigned nloaded, nmissing, nfailed;
 	struct blkdev devs[MAX_BLOCKDEVS];
 	size_t ndevs;
@@ -29,15 +31,26 @@ struct appliance {
 
 extern struct appliance A;
 
-/* init/modules.c */
+/* init/modules.c: the drivers of the machine's devices (a step), then
+ * what the plan's layouts need (NULL: nothing) */
+struct plan;
 int load_modules(void);
+int load_plan_modules(const struct plan *p);
 /* init/bootrec.c */
 char *boot_record_json(void);
+long long meminfo_kib(const char *key);	/* a /proc/meminfo field, -1: unreadable */
 void print_summary(void);
-/* init/plan.c */
+/* init/plan.c: read and parse the plan (before the modules it needs), then
+ * run it (after the boot record) */
+int read_plan(void);
+int load_the_plans_modules(void);
 int run_plan(void);
 /* init/init.c: look at pending signals (between runs) */
 void init_check_signals(void);
+/* init/busy.c: a spinner that keeps a deterministic boot's clock from
+ * leaping while init waits on disks; stopped around every run */
+void busy_start(void);
+void busy_stop(void);
 /* init/results.c */
 int open_results(void);
 /* init/upload.c: with bootbench.upload=URL, send the records not yet

@@ -519,3 +519,24 @@ void layout_teardown(struct built_layout *bl)
 	free(bl->fingerprint);
 	bl->fingerprint = NULL;
 }
+
+size_t layout_modules(const struct plan_layout *pl, const char **mods, size_t max)
+{
+	size_t n = 0;
+#define ADD(m) do { if (n < max) mods[n++] = (m); } while (0)
+	if (pl->kind == LAYOUT_MD) {
+		ADD("md_mod");
+		if (!strcmp(pl->md_level, "raid0"))
+			ADD("raid0");
+		else if (!strcmp(pl->md_level, "raid1"))
+			ADD("raid1");
+		else
+			ADD("raid456");	/* raid4/5/6: its load benchmarks raid6 and xor */
+	}
+	if (pl->fs && (!strcmp(pl->fs, "ext2") || !strcmp(pl->fs, "ext3") || !strcmp(pl->fs, "ext4")))
+		ADD("ext4");	/* ext2 and ext3 are served by ext4 (EXT4_USE_FOR_EXT2) */
+	else if (pl->fs && !strcmp(pl->fs, "xfs"))
+		ADD("xfs");
+#undef ADD
+	return n;
+}

@@ -32,6 +32,10 @@ struct built_layout {
 int layout_build(const struct plan_layout *pl, const size_t *claimed, size_t nclaimed,
 		 const int *labelled, struct built_layout *out);
 void layout_teardown(struct built_layout *bl);
+/* The modules building pl needs (md_mod and its level, the filesystem),
+ * by name: up to max into mods, returns how many. brd is not among them:
+ * it is loaded with the ramdisk's size when the layout is built. */
+size_t layout_modules(const struct plan_layout *pl, const char **mods, size_t max);
 /* Unmount the layout and check its filesystem read-only (e2fsck -fn,
  * xfs_repair -n): "clean", or what the check said, in verdict. */
 void layout_unmount_check(struct built_layout *bl, char *verdict, size_t len);

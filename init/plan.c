@@ -16,6 +16,7 @@
 #include "err.h"
 #include "init.h"
 #include "json.h"
+#include "layer.h"
 #include "layout.h"
 #include "nfsserver.h"
 #include "plan.h"
@@ -24,26 +25,36 @@
 #include "workload.h"
 #include "xio.h"
 
-static char *load_plan_text(char *name, size_t namelen, size_t *len)
+/* The plan this boot runs, read and parsed before the modules it needs are
+ * loaded (step "read the plan"), run after the boot is recorded. A plan
+ * that cannot be read or parsed is not fatal yet: the boot record comes
+ * first, then run_plan ends the boot with the reason. */
+static struct plan *the_plan;
+static char *plan_error;
+
+/* The plan's text (malloc'd), NULL with *why set when there is none. */
+static char *load_plan_text(char *name, size_t namelen, size_t *len, char **why)
 {
 	char path[512], err[256];
 	char *text;
+	*why = NULL;
 	if (A.conf.plan) {
 		snprintf(name, namelen, "%s.plan", A.conf.plan);
 		snprintf(path, sizeof path, "%s/%s.plan", PLAN_DIR, A.conf.plan);
 		text = read_file(path, len);
 		if (!text) {
-			char *ls = NULL;
-			struct sbuf avail = {0};
+			struct sbuf msg = {0}, avail = {0};
 			char *argv[] = { (char *)BUSYBOX, (char *)"ls", (char *)PLAN_DIR, NULL };
 			struct run_result r;
+			int e = errno;
 			run_capture(argv, &avail, 5000, &r);
 			for (char *p = avail.s; p && *p; p++)
 				if (*p == '\n')
 					*p = ' ';
-			ls = avail.s ? avail.s : (char *)"none";
-			die(EXIT_BADINPUT, "no plan named %s (%s: %s); the userland has: %s", A.conf.plan, path,
-			    strerror(errno), ls);
+			sb_printf(&msg, "no plan named %s (%s: %s); the userland has: %s", A.conf.plan, path, strerror(e),
+				  avail.s ? avail.s : "none");
+			sb_free(&avail);
+			*why = sb_steal(&msg);
 		}
 		return text;
 	}
@@ -52,11 +63,75 @@ static char *load_plan_text(char *name, size_t namelen, size_t *len)
 			 A.rec.w.h.plan_name[0] ? A.rec.w.h.plan_name : "plan");
 		text = rs_read_plan(&A.rec.w.reg, &A.rec.w.h, err, sizeof err);
 		if (!text)
-			die(EXIT_BADINPUT, "%s", err);
-		*len = strlen(text);
+			*why = xstrdup(err);
+		else
+			*len = strlen(text);
 		return text;
 	}
 	return NULL;
+}
+
+int read_plan(void)
+{
+	char name[128], err[512];
+	size_t len;
+	char *text = load_plan_text(name, sizeof name, &len, &plan_error);
+	struct plan *p;
+	if (!text)
+		return plan_error ? -1 : 0;
+	p = xcalloc(1, sizeof *p);
+	if (plan_parse(name, text, len, workload_check, p, err, sizeof err) < 0 ||
+	    plan_check_workloads(name, p, err, sizeof err) < 0) {
+		struct sbuf msg = {0};
+		sb_printf(&msg, "bad plan: %s", err);
+		plan_error = sb_steal(&msg);
+		free(p);
+		free(text);
+		return -1;
+	}
+	free(text);
+	the_plan = p;
+	return 0;
+}
+
+int load_the_plans_modules(void)
+{
+	return load_plan_modules(the_plan);
+}
+
+/* What the plan `requires` that this boot does not have, in why: 0 when
+ * everything is there. Checked before the first run, so a refused plan
+ * leaves no run record behind. */
+static int requires_unmet(const struct plan *p, size_t nclaimed, struct sbuf *why)
+{
+	const struct plan_requires *r = &p->req;
+	int dfd = open(LAYERS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (size_t i = 0; i < r->nlayers; i++) {
+		struct layer ly;
+		if (dfd < 0 || layer_read(dfd, r->layers[i], &ly) < 0)
+			sb_printf(why, "%slayer %s, which this boot does not carry (scripts/boot-qemu --layer %s, "
+				  "scripts/pxe-serve --layer %s, or make layer NAME=%s to build it)",
+				  why->len ? "; " : "", r->layers[i], r->layers[i], r->layers[i], r->layers[i]);
+	}
+	if (dfd >= 0)
+		close(dfd);
+	if (r->memory) {
+		/* MemTotal is what the kernel kept of the RAM after its own
+		 * reservations, 5-8% less than the machine has */
+		long long kib = meminfo_kib("MemTotal:");
+		if (kib >= 0 && (double)kib * 1024 < 0.9 * (double)r->memory)
+			sb_printf(why, "%smemory=%llu MiB, and this boot has %lld MiB (MemTotal, which must be at least "
+				  "90%% of it)", why->len ? "; " : "", r->memory >> 20, kib >> 10);
+	}
+	if (r->cpus) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		if (n > 0 && (unsigned long)n < r->cpus)
+			sb_printf(why, "%scpus=%u, and this boot has %ld online", why->len ? "; " : "", r->cpus, n);
+	}
+	if (r->disks && nclaimed < r->disks)
+		sb_printf(why, "%sdisks=%u, and this boot may write %zu (bootbench.disks= or bootbench mkscratch)",
+			  why->len ? "; " : "", r->disks, nclaimed);
+	return why->len ? -1 : 0;
 }
 
 /* Which disks this boot may write. A scratch label only counts when the
@@ -207,27 +282,30 @@ static void nfs_stop(struct nfs_server *ns, struct nfs_client *nc, struct built_
 
 int run_plan(void)
 {
-	char name[128], err[512], tun[256];
-	size_t len, nclaimed = 0, nruns;
+	char tun[256];
+	size_t nclaimed = 0, nruns;
 	size_t *claimed = xcalloc(A.ndevs + 1, sizeof *claimed);
 	int *labelled = xcalloc(A.ndevs + 1, sizeof *labelled);
-	struct plan *p = xcalloc(1, sizeof *p);
+	struct plan *p = the_plan;
 	struct plan_run *runs;
 	struct built_layout bl = {0};
 	struct nfs_server ns = { .pmap_pid = -1, .pmap_pidfd = -1 };
 	struct nfs_client nc = { 0 };
 	int nfs_on = 0, nfsc_on = 0;
-	char *text = load_plan_text(name, sizeof name, &len);
 	unsigned counts[5] = {0};
+	struct sbuf unmet = {0};
 
-	if (!text) {
+	if (plan_error)
+		die(EXIT_BADINPUT, "%s", plan_error);
+	if (!p) {
 		info("no plan: none on the command line (bootbench.plan=NAME) and none stored in a results partition");
+		free(claimed);
+		free(labelled);
 		return 0;
 	}
-	if (plan_parse(name, text, len, workload_check, p, err, sizeof err) < 0)
-		die(EXIT_BADINPUT, "bad plan: %s", err);
-	free(text);
 	claim(claimed, &nclaimed, labelled);
+	if (requires_unmet(p, nclaimed, &unmet) < 0)
+		die(EXIT_BADINPUT, "plan %s requires %s: refused before its first run", p->name, unmet.s);
 	nruns = plan_expand(p, &runs);
 	/* bootbench.profile= overrides the plan's profile directive */
 	{
@@ -289,15 +367,24 @@ int run_plan(void)
 			tjson = tunables_apply(r->section, r->tunables_index, &bl);
 			info("[%zu/%zu] iteration %u, layout %s, tunables %s: %s", i + 1, nruns, r->iteration,
 			     r->layout->name, tun, r->workload->name);
+			if (!A.first_run_uptime) {
+				char *up = read_attr("/proc/uptime");
+				A.first_run_uptime = up ? strtod(up, NULL) : -1;
+				free(up);
+				info("first run at uptime %.2f s (init started at %.2f s)", A.first_run_uptime,
+				     A.uptime_start);
+			}
 			if (nfsc_on)
 				nfsclient_run_begin(&nc);
 			/* through the kernel's client: its directory, no block device */
+			busy_stop();	/* nothing of the appliance's runs beside a workload */
 			if (run_workload(wl, nfsc_on ? NFSCLIENT_DIR : bl.dir[0] ? bl.dir : NULL,
 					 nfsc_on ? NULL : bl.dev[0] ? bl.dev : NULL, r->workload->params,
 					 r->workload->nparams, p->timeout_s, A.conf.monitor_ms, &o) < 0) {
 				snprintf(o.status, sizeof o.status, "failed");
 				snprintf(o.reason, sizeof o.reason, "unable to start the run: %s", strerror(errno));
 			}
+			busy_start();
 		}
 		jw_init(&w);
 		jw_obj(&w, NULL);
@@ -356,6 +443,7 @@ int run_plan(void)
 	free(runs);
 	plan_free(p);
 	free(p);
+	the_plan = NULL;
 	free(claimed);
 	free(labelled);
 	return 0;

@@ -1,6 +1,7 @@
 /*
  * kmod.c - module metadata parsers and load ordering (see kmod.h).
  */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,13 +125,21 @@ int kmod_parse_alias(struct kmod_db *db, const char *buf, size_t len)
 		size_t nw;
 		char **w = split_words(line, &nw);
 		free(line);
-		/* only exact aliases matter to us (softdep targets like crc32c) */
+		/* exact aliases name softdep targets (crc32c); glob ones match
+		 * the devices a driver serves (a modalias), and keep their
+		 * spelling: '-' and '_' differ in a device id */
 		if (nw == 3 && !strcmp(w[0], "alias") && !strpbrk(w[1], "*?[")) {
 			db->alias = xrealloc(db->alias, (db->nalias + 1) * sizeof(char *));
 			db->alias_target = xrealloc(db->alias_target, (db->nalias + 1) * sizeof(char *));
 			db->alias[db->nalias] = kmod_name(w[1]);
 			db->alias_target[db->nalias] = kmod_name(w[2]);
 			db->nalias++;
+		} else if (nw == 3 && !strcmp(w[0], "alias")) {
+			db->galias = xrealloc(db->galias, (db->ngalias + 1) * sizeof(char *));
+			db->galias_target = xrealloc(db->galias_target, (db->ngalias + 1) * sizeof(char *));
+			db->galias[db->ngalias] = xstrdup(w[1]);
+			db->galias_target[db->ngalias] = kmod_name(w[2]);
+			db->ngalias++;
 		}
 		for (size_t i = 0; i < nw; i++)
 			free(w[i]);
@@ -163,6 +172,8 @@ void kmod_free(struct kmod_db *db)
 	free(db->sd);
 	free_strv(db->alias, db->nalias);
 	free_strv(db->alias_target, db->nalias);
+	free_strv(db->galias, db->ngalias);
+	free_strv(db->galias_target, db->ngalias);
 	memset(db, 0, sizeof *db);
 }
 
@@ -281,7 +292,7 @@ static int visit(struct planner *pl, long i, const char *needed_by)
 		pl->state[i] = 3;
 		return -1;
 	}
-	add_step(pl, KMOD_LOAD, m->name, m->path, NULL);
+	add_step(pl, KMOD_LOAD, m->name, m->path, needed_by);
 	pl->state[i] = 2;
 	for (size_t k = 0; sd && k < sd->npost; k++)
 		visit_soft(pl, sd->post[k], m->name);
@@ -300,4 +311,44 @@ size_t kmod_plan(const struct kmod_db *db, kmod_present_fn present, void *ctx,
 	 * missing module) are deliberately kept for the life of the process. */
 	free(pl.orphans);
 	return pl.nsteps;
+}
+
+size_t kmod_plan_roots(const struct kmod_db *db, const char *const *roots, const char *const *why,
+		       size_t nroots, kmod_present_fn present, void *ctx, struct kmod_step **out)
+{
+	struct planner pl = { db, present, ctx, xcalloc(db->n + 1, 1), NULL, 0, NULL, 0 };
+	for (size_t r = 0; r < nroots; r++) {
+		char *name = kmod_name(roots[r]);
+		long i = find_by_name(db, name);
+		for (size_t a = 0; i < 0 && a < db->nalias; a++)
+			if (!strcmp(db->alias[a], name))
+				i = find_by_name(db, db->alias_target[a]);
+		if (i >= 0)
+			visit(&pl, i, why[r]);
+		else if (!kmod_is_builtin(db, name))
+			add_step(&pl, KMOD_MISSING, orphan_name(&pl, name), roots[r], why[r]);
+		free(name);
+	}
+	free(pl.state);
+	*out = pl.steps;
+	free(pl.orphans);	/* the names themselves are kept, as in kmod_plan */
+	return pl.nsteps;
+}
+
+size_t kmod_alias_match(const struct kmod_db *db, const char *modalias, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t a = 0; a < db->ngalias; a++) {
+		int dup = 0;
+		if (fnmatch(db->galias[a], modalias, 0))
+			continue;
+		for (size_t k = 0; k < n && k < max; k++)
+			dup |= !strcmp(out[k], db->galias_target[a]);
+		if (dup)
+			continue;
+		if (n < max)
+			out[n] = db->galias_target[a];
+		n++;
+	}
+	return n;
 }

@@ -30,8 +30,10 @@ struct kmod_db {
 	size_t nbuiltin;
 	struct kmod_softdep *sd;
 	size_t nsd;
-	char **alias, **alias_target;	/* exact (glob-free) aliases only */
+	char **alias, **alias_target;	/* exact (glob-free) aliases */
 	size_t nalias;
+	char **galias, **galias_target;	/* glob aliases (pci:v00001AF4d*...): devices */
+	size_t ngalias;
 };
 
 enum kmod_action {
@@ -43,7 +45,8 @@ enum kmod_action {
 struct kmod_step {
 	enum kmod_action action;
 	const char *name, *path;
-	const char *why;	/* MISSING: needed by; SKIP: the missing dependency */
+	const char *why;	/* MISSING: needed by; SKIP: the missing dependency;
+				 * LOAD: the module that needs it, or the root's reason */
 };
 
 int kmod_parse_dep(struct kmod_db *db, const char *buf, size_t len);
@@ -62,5 +65,17 @@ typedef int (*kmod_present_fn)(const char *path, void *ctx);
  * exactly once. Returns the number of steps; *out is malloc'd. */
 size_t kmod_plan(const struct kmod_db *db, kmod_present_fn present, void *ctx,
 		 struct kmod_step **out);
+
+/* Only what the roots need: each root (a module name or an exact alias,
+ * why[i] saying who wants it) and its dependency and softdep closure, in
+ * load order, each once. A root that is built in is nothing to do; one
+ * that is neither built in nor listed is a KMOD_MISSING step. */
+size_t kmod_plan_roots(const struct kmod_db *db, const char *const *roots, const char *const *why,
+		       size_t nroots, kmod_present_fn present, void *ctx, struct kmod_step **out);
+
+/* The modules whose glob aliases match a device's modalias (what udev
+ * loads for it): up to max names into out (pointers into db), returns how
+ * many matched (possibly more than max). */
+size_t kmod_alias_match(const struct kmod_db *db, const char *modalias, const char **out, size_t max);
 
 #endif

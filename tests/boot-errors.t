@@ -28,14 +28,17 @@ ok "unknown key: warned about, with the valid keys listed" \
 mkdir -p "$T/mods" && (cd "$T/mods" && zcat "$B/kernels/$k/modules.cpio.gz" | cpio -id --quiet)
 rm -f "$T"/mods/lib/modules/*/kernel/lib/libcrc32c.ko
 (cd "$T/mods" && find . | sort | cpio -o -H newc -R 0:0 --quiet | gzip -n > "$T/trimmed.cpio.gz")
+# only a plan with an xfs layout needs xfs (and so libcrc32c) at all
+printf 'plan needs-xfs\nlayout x ramdisk=320M fs=xfs\nworkload null\n' > "$T/xfs.plan"
+"$BB" mkresults "$T/xfs.img" --size 16M --plan "$T/xfs.plan" >/dev/null 2>&1
 log=$T/missing.log
-boot "$k" "$log" --modules "$T/trimmed.cpio.gz"; rc=$?
+boot "$k" "$log" --modules "$T/trimmed.cpio.gz" --results "$T/xfs.img"; rc=$?
 is "$rc" 0 "missing module: the boot still completes and powers off"
 ok "missing module: named, with the module that needed it" \
 	grep -q 'warning: missing module libcrc32c (needed by xfs)' "$log"
 ok "missing module: its users are not loaded, and say why" \
 	grep -q 'warning: module xfs not loaded: its dependency libcrc32c is missing' "$log"
 ok "missing module: the summary lists it" grep -q '^bootbench: missing modules: libcrc32c' "$log"
-is "$("$BB" collect "$log" 2>/dev/null | jq -c 'select(.type=="boot") | .data.modules.missing')" '["libcrc32c"]' \
+is "$("$BB" collect "$T/xfs.img" 2>/dev/null | jq -c 'select(.type=="boot") | .data.modules.missing')" '["libcrc32c"]' \
 	"missing module: the boot record carries it"
 done_testing

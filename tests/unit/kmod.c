@@ -56,7 +56,7 @@ int main(void)
 	int once = 1, deps_first = 1;
 	char *name;
 
-	tap_plan(17);
+	tap_plan(30);
 	load(&db);
 	is_int(db.n, 49, "49 modules in modules.dep");
 	name = kmod_name("kernel/drivers/md/md-mod.ko");
@@ -103,6 +103,42 @@ int main(void)
 		ok(pos(s, n, "raid1", KMOD_LOAD) >= 0, "raid1 (does not) still loads");
 	}
 	free(s);
+
+	/* only what the roots need */
+	absent = NULL;
+	{
+		const char *roots[] = { "xfs", "crc32c", "nosuch", "md-mod" }, *why[] = { "layout x", "a softdep name",
+											  "layout y", "layout z" };
+		n = kmod_plan_roots(&db, roots, why, 4, present, NULL, &s);
+		ok(pos(s, n, "xfs", KMOD_LOAD) > pos(s, n, "libcrc32c", KMOD_LOAD) && pos(s, n, "libcrc32c", KMOD_LOAD) >= 0,
+		   "roots: xfs after what it needs");
+		is_str(pos(s, n, "xfs", KMOD_LOAD) >= 0 ? s[pos(s, n, "xfs", KMOD_LOAD)].why : NULL, "layout x",
+		       "roots: a root is loaded for its reason");
+		is_str(pos(s, n, "libcrc32c", KMOD_LOAD) >= 0 ? s[pos(s, n, "libcrc32c", KMOD_LOAD)].why : NULL, "xfs",
+		       "roots: a dependency for the module that needs it");
+		ok(pos(s, n, "crc32c_intel", KMOD_LOAD) >= 0, "roots: an exact alias names its module");
+		is_str(pos(s, n, "nosuch", KMOD_MISSING) >= 0 ? s[pos(s, n, "nosuch", KMOD_MISSING)].why : NULL, "layout y",
+		       "roots: an unknown root is missing, with who wanted it");
+		ok(pos(s, n, "md_mod", KMOD_LOAD) >= 0, "roots: a file name's dashes are a module's underscores");
+		ok(pos(s, n, "raid1", KMOD_LOAD) < 0 && pos(s, n, "ext4", KMOD_LOAD) < 0 && pos(s, n, "virtio_blk", KMOD_LOAD) < 0,
+		   "roots: nothing else is loaded");
+		free(s);
+	}
+	{
+		const char *m[4];
+		size_t k = kmod_alias_match(&db, "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00", m, 4);
+		ok(k == 1 && !strcmp(m[0], "virtio_pci"), "modalias: a virtio PCI device is virtio_pci's");
+		k = kmod_alias_match(&db, "virtio:d00000002v00001AF4", m, 4);
+		ok(k == 1 && !strcmp(m[0], "virtio_blk"), "modalias: a virtio block device is virtio_blk's");
+		k = kmod_alias_match(&db, "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01", m, 4);
+		ok(k == 1 && !strcmp(m[0], "ahci"), "modalias: an AHCI controller by its class");
+		k = kmod_alias_match(&db, "pci:v00001B36d00000010sv00001AF4sd00001100bc01sc08i02", m, 4);
+		ok(k == 1 && !strcmp(m[0], "nvme"), "modalias: two aliases of one module match once");
+		k = kmod_alias_match(&db, "pci:v00008086d00007010sv00001AF4sd00001100bc01sc01i80", m, 4);
+		is_int(k, 0, "modalias: an IDE controller no module of the archive serves");
+		k = kmod_alias_match(&db, "crc32c", m, 4);
+		is_int(k, 0, "modalias: exact aliases are names, not devices");
+	}
 	kmod_free(&db);
 	return tap_done();
 }
