@@ -84,9 +84,10 @@ void kprof_top(const struct kprofile *p, const struct ksyms *k, struct kprof_top
  * samples. */
 void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned hz);
 
-/* Live side (the appliance). kprof_open checks that there is a profile and
- * that kallsyms resolves; returns 0, or -1 with the reason there is no
- * profile (no /proc/profile: the kernel was booted without profile=N). */
+/* Live side (the appliance). kprof_open checks that there is a profile;
+ * returns 0, or -1 with the reason there is none (no /proc/profile: the
+ * kernel was booted without profile=N). kallsyms and the tick rate are
+ * read once, by the first kprof_resolve, after the first profiled run. */
 struct kprof_live {
 	size_t nsyms;		/* text symbols kallsyms had at kprof_open */
 	int symfd;		/* a memfd holding them, resolved (-1: read /proc/kallsyms each time) */
@@ -95,6 +96,7 @@ struct kprof_live {
 	int reset_failed;	/* the last kprof_reset did not clear: the next profile would hold older runs */
 	char reset_err[120];
 	unsigned hz;		/* the timer tick rate, estimated from /proc/timer_list, 0 unknown */
+	int loaded;		/* kallsyms and hz read (at the first resolve): 1, -1 failed (why), 0 not yet */
 	int ok;
 	char why[200];		/* when !ok */
 };

@@ -224,7 +224,7 @@ void run_why_begin(int profile)
 	if (kprof_open(&why.kp) < 0)
 		warning("profile on, but no kernel profile: %s", why.kp.why);
 	else
-		info("kernel profile: /proc/profile, %zu text symbols, tick %u Hz", why.kp.nsyms, why.kp.hz);
+		info("kernel profile: /proc/profile (kallsyms is read once, when the first profile is resolved)");
 	why.delayacct = delayacct_enable(&why.delayacct_was);
 	if (!why.delayacct)
 		warning("profile on, but delay accounting could not be turned on (kernel.task_delayacct)");
@@ -351,8 +351,12 @@ static void why_collect(struct run_outcome *o, struct why_after *x, int leftover
 	}
 	o->pressure = member_text(j_pressure, x);
 	if (why.on) {
-		if (x->prof_rc == 0)
+		if (x->prof_rc == 0) {
+			int was = why.kp.loaded;
 			x->prof_rc = kprof_resolve(&why.kp, &x->top, &x->step, x->err, sizeof x->err);
+			if (!was && why.kp.loaded > 0)
+				info("kernel profile: %zu text symbols, tick %u Hz", why.kp.nsyms, why.kp.hz);
+		}
 		o->profile = member_text(j_profile, x);
 		ts_drain(&why.ts);
 		ts_sum(&why.ts, (uint32_t)getpid(), &x->sum, &x->nproc);
