@@ -24,6 +24,6 @@ is "$(sed -n 1p "$T/layers")" "{\"postgresql\":{\"package\":\"postgresql-15\",\"
 is "$(sed -n 2p "$T/layers")" "{}" "the boot without it: no layer"
 is "$(sed -n 3p "$T/layers")" "$(sed -n 1p "$T/layers")" "the network boot: iPXE loaded the layer after the userland, the record names the same build"
 "$TOP/scripts/boot-qemu" "$k" --layer nosuch --workdir "$T/w" > /dev/null 2> "$T/err"; rc=$?
-is "$rc:$(cat "$T/err")" "100:boot-qemu: --layer nosuch: no $B/nosuch.cpio.gz (make builds the layers)" \
+is "$rc:$(cat "$T/err")" "100:boot-qemu: --layer nosuch: no $B/nosuch.cpio.gz (make layer NAME=nosuch builds it)" \
 	"a layer that was not built: refused, QEMU never started"
 done_testing
