@@ -51,7 +51,7 @@ const char collect_usage[] =
 #include "record.h"
 #include "results.h"
 #include "runid.h"
-#include "source.h"
+#include "recsource.h"
 #include "strmap.h"
 #include "xio.h"
 

@@ -74,7 +74,7 @@ const char compare_usage[] =
 #include "defaults.h"
 #include "err.h"
 #include "json.h"
-#include "source.h"
+#include "recsource.h"
 #include "stats.h"
 #include "xio.h"
 

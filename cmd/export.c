@@ -61,7 +61,7 @@ const char export_usage[] =
 #include "hash.h"
 #include "json.h"
 #include "runid.h"
-#include "source.h"
+#include "recsource.h"
 #include "stats.h"
 #include "strmap.h"
 #include "xio.h"

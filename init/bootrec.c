@@ -16,7 +16,7 @@
 #include "init.h"
 #include "json.h"
 #include "probe.h"
-#include "proc.h"
+#include "spawn.h"
 #include "sqlite3.h"
 #include "layer.h"
 #include "xio.h"

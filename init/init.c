@@ -26,7 +26,7 @@
 #include "gpt.h"
 #include "init.h"
 #include "json.h"
-#include "proc.h"
+#include "spawn.h"
 #include "xio.h"
 
 struct appliance A;

@@ -23,7 +23,7 @@
 #include "init.h"
 #include "json.h"
 #include "layout.h"
-#include "proc.h"
+#include "spawn.h"
 #include "xio.h"
 
 #define MD_DEV "/dev/md0"

@@ -38,7 +38,7 @@
 #include "nfsd.h"
 #include "nfsserver.h"
 #include "portmap.h"
-#include "proc.h"
+#include "spawn.h"
 #include "xio.h"
 
 #define NFSD_FS "/proc/fs/nfsd"

@@ -21,7 +21,7 @@
 #include "nfsserver.h"
 #include "plan.h"
 #include "probe.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

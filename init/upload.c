@@ -35,8 +35,8 @@
 #include "httpc.h"
 #include "init.h"
 #include "json.h"
-#include "proc.h"
-#include "source.h"
+#include "spawn.h"
+#include "recsource.h"
 #include "xio.h"
 
 #define UPLOAD_TIMEOUT_MS 30000

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "sbuf.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "defaults.h"
-#include "proc.h"
+#include "spawn.h"
 #include "xio.h"
 #include "workload.h"
 

@@ -20,7 +20,7 @@
 
 #include "sqlgen.h"
 #include "sqlite3.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

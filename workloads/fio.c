@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "defaults.h"
-#include "proc.h"
+#include "spawn.h"
 #include "xio.h"
 #include "workload.h"
 

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 
 static int forkexec_run(struct wctx *c)

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 
 #include "defaults.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 
 #define HB_TASKS_MAX 20000		/* groups x fds x 2 */

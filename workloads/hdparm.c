@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 
 #define TIMING_BUF (2u << 20)	/* hdparm's TIMING_BUF_BYTES */

@@ -36,7 +36,7 @@
 #include "defaults.h"
 #include "httpc.h"
 #include "httpd.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "defaults.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 
 #define PB_ARGS 32

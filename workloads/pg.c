@@ -33,7 +33,7 @@
 #include "err.h"
 #include "layer.h"
 #include "pg.h"
-#include "proc.h"
+#include "spawn.h"
 #include "sqlgen.h"
 #include "units.h"
 #include "xio.h"

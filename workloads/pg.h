@@ -20,7 +20,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 
 #define PG_LAYER_BIN "/opt/postgresql/bin"

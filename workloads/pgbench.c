@@ -22,7 +22,7 @@
 
 #include "err.h"
 #include "pg.h"
-#include "proc.h"
+#include "spawn.h"
 #include "units.h"
 #include "workload.h"
 #include "xio.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "defaults.h"
-#include "proc.h"
+#include "spawn.h"
 #include "units.h"
 #include "workload.h"
 

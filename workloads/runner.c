@@ -28,7 +28,7 @@
 #include "defaults.h"
 #include "err.h"
 #include "kprof.h"
-#include "proc.h"
+#include "spawn.h"
 #include "stalls.h"
 #include "workload.h"
 #include "xio.h"

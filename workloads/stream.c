@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

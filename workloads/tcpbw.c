@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "httpd.h"
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "workload.h"
 #include "xio.h"
 

@@ -11,7 +11,7 @@
 
 #include "defaults.h"
 #include "results.h"
-#include "source.h"
+#include "recsource.h"
 #include "tap.h"
 #include "xio.h"
 

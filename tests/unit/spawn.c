@@ -1,5 +1,5 @@
 /*
- * proc.c - run_capture: output is kept up to PROC_CAPTURE_MAX and what is
+ * spawn.c - run_capture: output is kept up to PROC_CAPTURE_MAX and what is
  * past it is counted (dropped), never lost without a word; a deadline kills
  * the child; the exit status comes back.
  */
@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "tap.h"
 
 int main(void)

@@ -1,11 +1,11 @@
 /*
- * source.h - every record of a source, whatever the source: a disk image or
+ * recsource.h - every record of a source, whatever the source: a disk image or
  * block device with our GPT partition, a bare results partition, a console
  * log (BOOTBENCH lines among kernel messages), or the JSON lines `bootbench
  * collect` printed. collect prints them; compare and report analyse them.
  */
-#ifndef BB_SOURCE_H
-#define BB_SOURCE_H
+#ifndef BB_RECSOURCE_H
+#define BB_RECSOURCE_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * proc.c - fork/exec with capture and deadline; child reaping.
+ * spawn.c - fork/exec with capture and deadline; child reaping.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "spawn.h"
 #include "xio.h"
 
 double mono_now(void)

@@ -1,5 +1,5 @@
 /*
- * source.c - reading records from images, partitions and console logs
+ * recsource.c - reading records from images, partitions and console logs
  * (a serial console's, or a LAVA job's log of it).
  */
 #define _GNU_SOURCE
@@ -14,7 +14,7 @@
 #include "err.h"
 #include "record.h"
 #include "results.h"
-#include "source.h"
+#include "recsource.h"
 #include "xio.h"
 
 struct part_ctx {

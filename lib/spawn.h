@@ -1,11 +1,11 @@
 /*
- * proc.h - running a helper program (mdadm, mkfs, zcat) with its output
+ * spawn.h - running a helper program (mdadm, mkfs, zcat) with its output
  * captured and a deadline, safely from PID 1 (signals are blocked there:
  * the child gets an empty mask and its own process group, so a timeout kills
  * the whole group).
  */
-#ifndef BB_PROC_H
-#define BB_PROC_H
+#ifndef BB_SPAWN_H
+#define BB_SPAWN_H
 
 #include <sys/resource.h>
 
