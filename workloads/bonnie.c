@@ -36,6 +36,7 @@
 
 #include "sbuf.h"
 #include "spawn.h"
+#include "rng.h"
 #include "workload.h"
 #include "xio.h"
 
@@ -77,13 +78,10 @@ static double cpu_now(void)
 	return r.ru_utime.tv_sec + r.ru_utime.tv_usec / 1e6 + r.ru_stime.tv_sec + r.ru_stime.tv_usec / 1e6;
 }
 
-/* 31-bit numbers, as rand() gives bonnie++; xorshift64* so every libc agrees */
+/* 31-bit numbers, as rand() gives bonnie++; lib/rng.h so every libc agrees */
 static long rnd(struct bon *b)
 {
-	b->rng ^= b->rng >> 12;
-	b->rng ^= b->rng << 25;
-	b->rng ^= b->rng >> 27;
-	return (long)((b->rng * 2685821657736338717ull) >> 33);
+	return (long)(rng_next(&b->rng) >> 33);
 }
 
 static void start(struct bon *b)

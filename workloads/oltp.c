@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rng.h"
 #include "sqlgen.h"
 #include "sqlite3.h"
 #include "spawn.h"
@@ -71,7 +72,7 @@ struct conn {
 
 static long long rnd(struct conn *c, long long lo, long long hi)
 {
-	return lo + (long long)(sqlgen_rand(&c->rnd) % (uint64_t)(hi - lo + 1));
+	return lo + (long long)(rng_next(&c->rnd) % (uint64_t)(hi - lo + 1));
 }
 
 /* A customer last name from its number, as TPC-C's syllables. */
@@ -676,7 +677,7 @@ static int oltp_run(struct wctx *c)
 			break;
 		}
 		if (pid == 0)
-			client(path, pragmas.s, busy_ms, (int)warehouses, sqlgen_rand(&(uint64_t){ seed * 1000 + i + 1 }),
+			client(path, pragmas.s, busy_ms, (int)warehouses, rng_next(&(uint64_t){ seed * 1000 + i + 1 }),
 			       start, end, &res[i]);
 		pids[nstarted++] = pid;
 	}

@@ -34,6 +34,7 @@
 #include "layer.h"
 #include "pg.h"
 #include "spawn.h"
+#include "rng.h"
 #include "sqlgen.h"
 #include "units.h"
 #include "xio.h"
@@ -879,7 +880,7 @@ int pg_latency_log(struct wctx *c, const struct pg *pg, size_t max, struct pg_la
 				}
 				v[n++] = t;
 			} else {
-				uint64_t j = sqlgen_rand(&rng) % seen;
+				uint64_t j = rng_next(&rng) % seen;
 				if (j < max)
 					v[j] = t;
 			}

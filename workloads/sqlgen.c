@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "sqlgen.h"
 
 const char *const sqlgen_tables[SG_NTABLES] = { "customers", "items", "orders", "order_lines" };
@@ -31,30 +32,16 @@ static const char *const words[] = {
 static const char *const statuses[] = { "new", "paid", "shipped", "delivered", "returned" };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-uint64_t sqlgen_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
 
 static long long below(struct sqlgen *g, long long n)
 {
-	return (long long)(sqlgen_rand(&g->s) % (uint64_t)n);
+	return (long long)(rng_next(&g->s) % (uint64_t)n);
 }
 
 void sqlgen_init(struct sqlgen *g, uint64_t seed, long long rows)
 {
 	*g = (struct sqlgen){ 0 };
-	/* splitmix64 of the seed: xorshift must not start at 0, and nearby
-	 * seeds should not give nearby streams */
-	seed += 0x9E3779B97F4A7C15ULL;
-	seed = (seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	seed = (seed ^ (seed >> 27)) * 0x94D049BB133111EBULL;
-	g->s = (seed ^ (seed >> 31)) | 1;
+	g->s = rng_seed(seed);
 	g->rows = rows;
 	g->ncustomers = rows / 20 + 1;
 	g->nitems = rows / 50 + 10;
@@ -102,7 +89,7 @@ int sqlgen_next(struct sqlgen *g, struct sbuf *sb)
 				break;
 			g->i++;
 			sb_printf(sb, "INSERT INTO items VALUES (%lld, 'SKU-%08llx', '%s %s %s', %lld);\n", g->i,
-				  (long long)(sqlgen_rand(&g->s) >> 32), words[below(g, N(words))],
+				  (long long)(rng_next(&g->s) >> 32), words[below(g, N(words))],
 				  words[below(g, N(words))], words[below(g, N(words))], 99 + below(g, 99900));
 			g->counts[SG_ITEMS]++;
 			return 1;

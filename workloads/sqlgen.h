@@ -39,8 +39,6 @@ int sqlgen_chunk(struct sqlgen *g, long long txn, struct sbuf *sb);
 /* The comment line that starts an import's text. */
 void sqlgen_header(struct sbuf *sb, unsigned long long seed, long long rows);
 
-/* xorshift64* (Vigna): small, fast, the same everywhere. */
-uint64_t sqlgen_rand(uint64_t *s);
 
 /* ---- shared by the database workloads (dbload, oltp) ---- */
 /* The PRAGMA text for a connection; -1 and a reason in err for a bad value.
