@@ -3,13 +3,19 @@
 #   make demo       the main job, end to end (scripts/demo --help)
 #   make            host tool, static appliance binary, userland archive
 #   make kernels    fetch and pack the kernels of config.mk
-#   make check      every test (installs what is missing first)
-#   make check-unit unit tests only (seconds, no QEMU)
+#   make check      every test (installs what is missing first), in parallel
+#   make check-unit unit test binaries only (seconds)
+#   make check-host the host tests, in parallel (no QEMU)
+#   prove --exec tests/timeout-run tests/FILE.t     one test file
 
 include config.mk
 PROVE_FLAGS ?=
 # Every test file runs under a deadline (kselftest's per-test timeout).
 PROVE    := prove --exec $(CURDIR)/tests/timeout-run
+# Test files at once: one per core. A file that must not share the machine
+# (it measures wall-clock time) says "# bootbench-test: alone" near its top
+# and runs after the others, by itself.
+JOBS     ?= $(shell nproc)
 export BOOTBENCH_CACHE
 
 B        := build
@@ -131,11 +137,24 @@ $(B)/tests/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_HOST) $(BLKID_HO
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(INC) -Itests/unit -o $@ $< $(LIB_HOST) $(HOST_LIBS)
 
-check-unit: $(UNIT_BIN) $(B)/bootbench
-	$(PROVE) $(PROVE_FLAGS) $(UNIT_BIN) tests/host-*.t
+check-unit: $(UNIT_BIN)
+	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(UNIT_BIN)
+
+check-host: $(UNIT_BIN) all
+	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(call together,$(wildcard tests/host-*.t))
+	$(if $(call alone,$(wildcard tests/host-*.t)),$(PROVE) $(PROVE_FLAGS) $(call alone,$(wildcard tests/host-*.t)))
 
 check-boot: all
-	$(PROVE) $(PROVE_FLAGS) tests/boot-*.t
+	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(call together,$(wildcard tests/boot-*.t))
+	$(if $(call alone,$(wildcard tests/boot-*.t)),$(PROVE) $(PROVE_FLAGS) $(call alone,$(wildcard tests/boot-*.t)))
+
+# The test files that must run by themselves, and the rest; the slowest
+# ("# bootbench-test: slow", then boots) are started first.
+alone    = $(shell grep -l '^\# bootbench-test: alone' $(1) 2>/dev/null)
+together = $(filter-out $(call alone,$(1)),$(1))
+slowest  = $(shell grep -l '^\# bootbench-test: slow' $(1) 2>/dev/null)
+slow_first = $(call slowest,$(1)) $(filter-out $(call slowest,$(1)),$(filter tests/boot-% tests/faults-%,$(1))) \
+	$(filter-out $(call slowest,$(1)) tests/boot-% tests/faults-%,$(1))
 
 # The main job: set up, build, fetch two kernels, boot, collect, compare.
 demo:
@@ -153,6 +172,7 @@ bench: all
 	scripts/bench-nfs
 	scripts/bench-pg
 	scripts/bench-compare
+	scripts/bench-velocity
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.
 bench-sensitivity: all
@@ -162,12 +182,17 @@ bench-sensitivity: all
 check-faults: all
 	CUTS=20 $(PROVE) $(PROVE_FLAGS) tests/faults-*.t
 
-# The README's test command: sets itself up, then every test through prove.
+# The README's test command: sets itself up, then every test through prove:
+# JOBS files at once (the longest first, so the run ends together), then
+# the few that must run alone, one after another.
+TESTS_ALL := $(wildcard tests/*.t)
 check: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all
 	$(MAKE) kernels
-	$(MAKE) $(UNIT_BIN)
-	$(PROVE) $(PROVE_FLAGS) $(UNIT_BIN) $(wildcard tests/*.t)
+	$(MAKE) layers
+	$(MAKE) -j$(JOBS) $(UNIT_BIN)
+	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(call slow_first,$(call together,$(TESTS_ALL))) $(UNIT_BIN)
+	$(if $(call alone,$(TESTS_ALL)),$(PROVE) $(PROVE_FLAGS) $(call alone,$(TESTS_ALL)))
 
 clean:
 	rm -rf $(B)/host $(B)/musl $(B)/tests $(B)/bootbench $(B)/bootbench.static

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # timeout: 2400
+# bootbench-test: alone (it measures wall-clock figures: anything beside it is its noise)
 # Wall-clock A/A: one kernel against itself, boots tagged A and B
 # interleaved (A B A B ..., 6 of each), plain TCG as on real hardware where
 # deterministic mode does not exist, the quick plan's families section (about

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # timeout: 2400
+# bootbench-test: slow (builds a kernel from source the first time: start it first)
 # (tests/timeout-run: a kernel build from source when the build cache is cold)
 # Kernels built from Debian's source packages with one config recipe, the
 # minimal one (allnoconfig + kernels/config/ci.config: 6-10 min a build on 2
