@@ -840,21 +840,6 @@ int plan_parse(const char *file, const char *text, size_t len, plan_workload_che
 			     "nfsserver line needs transports=tcp or tcp,udp");
 			goto bad;
 		}
-		for (size_t w = 0; s->nfsc.line && w < s->nworkloads; w++) {
-			const struct plan_workload *pw = &s->workloads[w];
-			const char *server = "local";
-			if (strcmp(pw->name, "nfsmix"))
-				continue;
-			for (size_t q = 0; q < pw->nparams; q++)
-				if (!strcmp(pw->params[q].key, "server"))
-					server = pw->params[q].val;
-			if (!strcmp(server, "local")) {
-				c.line = pw->line;
-				fail(&c, "nfsmix is an NFS client itself: with server=local it does not run through the "
-				     "kernel's client (put it in a section without nfsclient)");
-				goto bad;
-			}
-		}
 	}
 	c.line = 0;
 	runs = plan_run_count(p);

@@ -4,7 +4,7 @@
 # kernel noise and damaged lines.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 34
+plan 36
 
 for c in collect mkresults init; do
 	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
@@ -71,11 +71,21 @@ is "$rc" 2 "... and collect exits 2: what was past the cut is lost"
 "$BB" run --list | awk '/^[a-z]/ {w=$1; next} /^ +[^ ]+=[^ ]/ {sub(/^ +/, ""); print w, $1}' > "$T/params"
 n=0 bad=
 while read -r w kv; do
-	printf 'layout l fs=none\nworkload %s %s\n' "$w" "$kv" > "$T/p.plan"
+	printf 'requires layer=postgresql\nlayout l fs=none\nworkload %s %s\n' "$w" "$kv" > "$T/p.plan"
 	"$BB" plan check "$T/p.plan" >/dev/null 2>>"$T/perr" || bad="$bad $w:${kv%%=*}"
 	n=$((n + 1))
 done < "$T/params"
 ok "run --list shows parameters ($n)" test "$n" -ge 40
 is "${bad:-none}" none "every workload parameter, at its default, is accepted in a plan"
+
+# what a plan must say of its workloads beyond their parameters
+printf 'layout l fs=ext3\nworkload null\nworkload pgbench duration=1\n' > "$T/pg.plan"
+is "$("$BB" plan check "$T/pg.plan" 2>&1 >/dev/null)" \
+	"$T/pg.plan:3: workload pgbench runs the postgresql layer's programs: the plan needs \"requires layer=postgresql\" (or bindir= naming programs of its own)" \
+	"a PostgreSQL workload without requires layer=postgresql is refused, naming the line"
+printf 'layout l fs=ext3\nworkload nfsmix loads=50\nnfsserver\nnfsclient\n' > "$T/nfs.plan"
+is "$("$BB" plan check "$T/nfs.plan" 2>&1 >/dev/null)" \
+	"$T/nfs.plan:2: nfsmix is an NFS client itself: with server=local it does not run through the kernel's client (put it in a section without nfsclient)" \
+	"nfsmix against its own server under nfsclient is refused (workloads/nfsmix.c's rule, not the parser's)"
 
 done_testing

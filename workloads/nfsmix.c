@@ -1478,10 +1478,28 @@ static int nfsmix_run(struct wctx *c)
 	return rc;
 }
 
+/* nfsmix is an NFS client itself: under the section's nfsclient it would
+ * not run through the kernel's client, which is what such a section is for. */
+static int nfsmix_plan_check(const struct plan_section *s, const struct plan_workload *pw, char *err, size_t errlen)
+{
+	const char *server = "local";
+	if (!s->nfsc.line)
+		return 0;
+	for (size_t q = 0; q < pw->nparams; q++)
+		if (!strcmp(pw->params[q].key, "server"))
+			server = pw->params[q].val;
+	if (strcmp(server, "local"))
+		return 0;
+	snprintf(err, errlen, "nfsmix is an NFS client itself: with server=local it does not run through the "
+		 "kernel's client (put it in a section without nfsclient)");
+	return -1;
+}
+
 const struct workload wl_nfsmix = {
 	.name = "nfsmix",
 	.summary = "SFS-style NFSv3 offered-load curve: achieved ops/s and response time per requested load",
 	.params = nfsmix_params,
 	.needs = 0,
+	.plan_check = nfsmix_plan_check,
 	.run = nfsmix_run,
 };

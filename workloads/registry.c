@@ -83,6 +83,17 @@ int workload_check(const char *name, const struct kvpair *params, size_t n, char
 
 int plan_check_workloads(const char *file, const struct plan *p, char *err, size_t errlen)
 {
+	for (size_t k = 0; k < p->nsections; k++) {
+		const struct plan_section *s = &p->sections[k];
+		for (size_t i = 0; i < s->nworkloads; i++) {
+			const struct workload *w = workload_find(s->workloads[i].name);
+			char why[400];
+			if (w && w->plan_check && w->plan_check(s, &s->workloads[i], why, sizeof why) < 0) {
+				snprintf(err, errlen, "%s:%d: %s", file, s->workloads[i].line, why);
+				return -1;
+			}
+		}
+	}
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		const struct plan_workload *pw = &p->workloads[i];
 		const struct workload *w = workload_find(pw->name);

@@ -66,6 +66,10 @@ struct workload {
 	 * LAYERS), unless the plan sets layer_param (pgbench's bindir= on a
 	 * host): the plan must then say `requires layer=NAME`. */
 	const char *layer, *layer_param;
+	/* What this workload asks of the section it is in, beyond its own
+	 * parameters (plan_check_workloads): 0, or -1 with a message (no
+	 * FILE:LINE). May be NULL. */
+	int (*plan_check)(const struct plan_section *s, const struct plan_workload *pw, char *err, size_t errlen);
 	int (*setup)(struct wctx *c);	/* may be NULL */
 	int (*run)(struct wctx *c);	/* 0 ok; -1 failed (reason via wl_fail) */
 	void (*teardown)(struct wctx *c);	/* may be NULL */
@@ -78,7 +82,8 @@ const struct workload *workload_find(const char *name);
 int workload_check(const char *name, const struct kvpair *params, size_t n, char *err, size_t errlen);
 /* What the plan as a whole must say of its workloads (plan check and the
  * appliance, after plan_parse): each layer a workload needs is in the
- * plan's `requires`. 0, or -1 with "FILE:LINE: message" in err. */
+ * plan's `requires`, and each workload's own plan_check holds. 0, or -1
+ * with "FILE:LINE: message" in err. */
 int plan_check_workloads(const char *file, const struct plan *p, char *err, size_t errlen);
 
 /* Parameter value (the plan's, else the default); NULL for unknown names. */

@@ -80,8 +80,6 @@ static const struct {
 	  "quick.plan:4: nfsclient options: too long (at most 200 characters)" },
 	{ L W "nfsserver transports=udp\nnfsclient\n", "quick.plan:4: nfsclient mounts over tcp (Debian's kernels have no NFS "
 	  "client over udp): the nfsserver line needs transports=tcp or tcp,udp" },
-	{ "layout l fs=ext3\nworkload nfsmix loads=50\nnfsserver\nnfsclient\n", "quick.plan:2: nfsmix is an NFS client "
-	  "itself: with server=local it does not run through the kernel's client (put it in a section without nfsclient)" },
 	{ "section s\nlayout l fs=ext3\nnfsclient\nworkload null\n", "quick.plan:3: nfsclient needs nfsserver in the same "
 	  "section (the client mounts that server's export)" },
 	/* read-only layouts: the disk as it is */
