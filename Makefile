@@ -191,8 +191,10 @@ check: deps
 	$(MAKE) kernels
 	$(MAKE) layers
 	$(MAKE) -j$(JOBS) $(UNIT_BIN)
-	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(call slow_first,$(call together,$(TESTS_ALL))) $(UNIT_BIN)
-	$(if $(call alone,$(TESTS_ALL)),$(PROVE) $(PROVE_FLAGS) $(call alone,$(TESTS_ALL)))
+	@rc=0; \
+	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(call slow_first,$(call together,$(TESTS_ALL))) $(UNIT_BIN) || rc=1; \
+	$(if $(call alone,$(TESTS_ALL)),$(PROVE) $(PROVE_FLAGS) $(call alone,$(TESTS_ALL)) || rc=1;) \
+	exit $$rc
 
 clean:
 	rm -rf $(B)/host $(B)/musl $(B)/tests $(B)/bootbench $(B)/bootbench.static
