@@ -505,6 +505,13 @@ static int load_once(struct kprof_live *l, char *err, size_t errlen)
 	return 0;
 }
 
+int kprof_symbols(struct kprof_live *l, struct ksyms *k, char *err, size_t errlen)
+{
+	if (load_once(l, err, errlen) < 0)
+		return -1;
+	return l->symfd >= 0 ? map_ksyms(l->symfd, k, err, errlen) : load_ksyms(k, err, errlen);
+}
+
 int kprof_reset(struct kprof_live *l)
 {
 	if (!l->ok)
@@ -554,9 +561,10 @@ int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, cha
 
 void kprof_close(struct kprof_live *l)
 {
-	if (l->ok && l->symfd >= 0)
+	if (l->symfd >= 0)
 		close(l->symfd);
 	l->symfd = -1;
+	l->loaded = 0;
 	if (l->snap)
 		munmap(l->snap, KPROF_MAX_PROFILE);
 	l->snap = NULL;

@@ -108,5 +108,8 @@ int kprof_reset(struct kprof_live *l);	/* clear the counters */
 int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen);
 int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
 void kprof_close(struct kprof_live *l);
+/* The kernel's text symbols (read once, as for a profile; kprof_open need
+ * not have found /proc/profile): 0 with k filled (ksyms_free it), or -1. */
+int kprof_symbols(struct kprof_live *l, struct ksyms *k, char *err, size_t errlen);
 
 #endif
