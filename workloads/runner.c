@@ -99,6 +99,8 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
+	/* named for the workload, not "init": its stacks in a profile say whose */
+	prctl(PR_SET_NAME, w->name, 0, 0, 0);
 	c->dir = dir;
 	c->dev = dev;
 	c->w = w;
@@ -233,7 +235,7 @@ void run_why_begin(int profile)
 		warning("profile on, but no perf samples: %s (the tick profile alone says where the kernel was)",
 			why.perf.why);
 	else
-		info("perf samples: cpu-clock at %u Hz with call chains, on every CPU, around each run", PERF_HZ);
+		info("perf samples: cpu-clock at %u Hz with call chains, on every CPU, during each run", PERF_HZ);
 	why.delayacct = delayacct_enable(&why.delayacct_was);
 	if (!why.delayacct)
 		warning("profile on, but delay accounting could not be turned on (kernel.task_delayacct)");
@@ -246,7 +248,7 @@ void run_why_end(void)
 	if (!why.on)
 		return;
 	kprof_close(&why.kp);
-	perf_abort(&why.perf);
+	perf_close(&why.perf);
 	ts_close(&why.ts);
 	delayacct_restore(why.delayacct_was);
 	why.on = 0;
@@ -270,13 +272,12 @@ static char *member_text(void (*fn)(struct jw *, void *), void *arg)
 static void why_before(void)
 {
 	if (why.on) {
-		/* perf first: its start-up is not the tick profile's */
-		why.perf_on = why.perf.ok && perf_begin(&why.perf) == 0;
-		if (why.perf.ok && !why.perf_on)
-			warning("perf record did not start: %s", why.perf.why);
 		ts_drain(&why.ts);
 		ts_reset(&why.ts);
-		kprof_reset(&why.kp);
+		kprof_reset(&why.kp);	/* clearing 14 MB of counters: not for perf to see */
+		why.perf_on = why.perf.ok && perf_begin(&why.perf) == 0;
+		if (why.perf.ok && !why.perf_on)
+			warning("perf sampling could not be switched on: %s", why.perf.why);
 	}
 	psi_sample(&why.before);
 }
@@ -351,14 +352,15 @@ static struct why_after *why_stop(void)
 	struct why_after *x = map_nofork(sizeof *x);
 	if (!x)
 		return NULL;
-	if (why.on)
-		x->prof_rc = kprof_snapshot(&why.kp, x->err, sizeof x->err);
 	x->perf_rc = -1;
 	if (why.on && why.perf_on) {
+		/* first: what follows (copying the tick profile) is not the run's */
 		x->perf_rc = perf_pause(&why.perf);
 		if (x->perf_rc < 0)
 			snprintf(x->perf_err, sizeof x->perf_err, "%s", why.perf.why);
 	}
+	if (why.on)
+		x->prof_rc = kprof_snapshot(&why.kp, x->err, sizeof x->err);
 	psi_sample(&x->after);
 	return x;
 }
@@ -368,7 +370,10 @@ static const char *ksym_name(void *ctx, unsigned long long addr)
 {
 	const struct ksyms *k = ctx;
 	const struct ksym *s;
-	if (k->stext && (addr < k->stext || (k->etext && addr >= k->etext)))
+	int text = k->stext && addr >= k->stext && (!k->etext || addr < k->etext);
+	/* past the kernel's text (init code, holes) the nearest symbol below
+	 * would be a wrong name; modules are above their lowest symbol */
+	if (!text && !(k->mod_lo && addr >= k->mod_lo))
 		return NULL;
 	s = ksyms_find(k, addr);
 	return s ? s->name : NULL;
@@ -386,7 +391,7 @@ static char *perf_member(struct why_after *x)
 	if (!why.perf.ok)
 		snprintf(err, sizeof err, "%s", why.perf.why);
 	else if (!why.perf_on)
-		snprintf(err, sizeof err, "perf record did not start: %.170s", why.perf.why);
+		snprintf(err, sizeof err, "perf sampling was not switched on: %.150s", why.perf.why);
 	else if (rc < 0)
 		snprintf(err, sizeof err, "%s", x->perf_err);
 	if (why.perf_on && rc == 0) {
@@ -396,8 +401,6 @@ static char *perf_member(struct why_after *x)
 			ksyms_free(&k);
 		if (!have && rc == 0)
 			snprintf(err, sizeof err, "kernel addresses unresolved: %.150s", why.kp.why);
-	} else if (why.perf_on) {
-		perf_abort(&why.perf);
 	}
 	why.perf_on = 0;
 	jw_init(&w);
