@@ -234,9 +234,12 @@ static void refused_on(struct sbuf *out, const struct jv *t, const char *name)
 	}
 }
 
-/* Requested where no device has it (tmpfs, no such attribute): not in force. */
-static int absent_everywhere(const struct jv *in, const char *name)
+/* Requested where no device has it (tmpfs, no such attribute): not in force.
+ * A VM setting is the machine's: in force when "vm" read it back. */
+static int absent_everywhere(const struct jv *in, const struct jv *vm, const char *name)
 {
+	if (!strncmp(name, "vm.", 3))
+		return vm && vm->t == J_OBJ && !json_get(vm, name);
 	if (!in || in->t != J_OBJ)
 		return 0;	/* nothing read back (old records): take the request as held */
 	for (size_t d = 0; d < in->n; d++)
@@ -263,7 +266,7 @@ static void tunables_key(struct sbuf *out, struct sbuf *inforce, struct sbuf *hw
 		for (size_t i = 0; i < req->n; i++) {
 			struct sbuf sb = { 0 }, on = { 0 };
 			const char *name = req->keys[i];
-			if (absent_everywhere(in, name))
+			if (absent_everywhere(in, json_get(t, "vm"), name))
 				continue;
 			word(&sb, name);
 			sb_putc(&sb, '=');

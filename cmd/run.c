@@ -3,7 +3,7 @@
  * fidelity benchmarks, printing the same run record the appliance stores.
  */
 const char run_usage[] =
-"usage: bootbench run WORKLOAD [--dir DIR] [--dev DEV] [--timeout S] [--monitor-ms MS]\n"
+"usage: bootbench run WORKLOAD [--dir DIR] [--dev DEV] [--timeout S] [--monitor-ms MS] [--profile]\n"
 "                     [--PARAM VALUE | PARAM=VALUE]...\n"
 "       bootbench run --list\n"
 "\n"
@@ -14,6 +14,9 @@ const char run_usage[] =
 "  --dev DEV    block device (workloads that read a device)\n"
 "  --monitor-ms system counter sampling interval (default 1000); the record\n"
 "               carries their summary (mean, max) and trace\n"
+"  --profile    the why instruments, as a plan's `profile on`: perf samples\n"
+"               (the perf of $BOOTBENCH_PERF, default /usr/bin/perf), the\n"
+"               kernel's tick profile where booted with profile=2, delays\n"
 "  --list       the workloads and their parameters\n"
 "exit: 0 the run was ok, 1 it failed, timed out or crashed, 100 bad usage.\n";
 
@@ -52,12 +55,15 @@ int run_main(int argc, char **argv)
 	struct sbuf line = {0};
 	static const unsigned char zero_id[16];
 	char err[256];
+	int profile = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--list")) {
 			list();
 			return 0;
+		} else if (!strcmp(a, "--profile")) {
+			profile = 1;
 		} else if (!strcmp(a, "--dir") && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (!strcmp(a, "--dev") && i + 1 < argc) {
@@ -99,8 +105,12 @@ int run_main(int argc, char **argv)
 		die(EXIT_BADINPUT, "workload %s needs --dir DIR", w->name);
 	if ((w->needs & WL_NEEDS_DEV) && !dev)
 		die(EXIT_BADINPUT, "workload %s needs --dev DEV", w->name);
+	if (profile)
+		run_why_begin(1);
 	if (run_workload(w, dir, dev, params, np, timeout, monitor_ms, &o) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to start workload %s", w->name);
+	if (profile)
+		run_why_end();
 	jw_init(&j);
 	jw_obj(&j, NULL);
 	jw_str(&j, "plan", NULL);

@@ -488,6 +488,7 @@ void layout_unmount_check(struct built_layout *bl, char *verdict, size_t len)
 
 void layout_teardown(struct built_layout *bl)
 {
+	tunables_forget();
 	sync();
 	if (bl->mounted && umount2(LAYOUT_MNT, 0) < 0) {
 		warn_sys("unable to unmount %s; detaching it", LAYOUT_MNT);

@@ -43,6 +43,11 @@ void layout_unmount_check(struct built_layout *bl, char *verdict, size_t len);
 /* init/tunables.c: apply one tunable combination to the layout's devices,
  * drop caches, and return the JSON object of what is in force. */
 char *tunables_apply(const struct plan_section *s, unsigned combo, const struct built_layout *bl);
+/* After the run: the VM settings the plan changed, back to the boot's own. */
+void tunables_restore(void);
+/* At a layout's teardown: its devices' original settings are forgotten
+ * (the next layout's devices have their own). */
+void tunables_forget(void);
 
 /* init/modules.c */
 int module_load_named(const char *name, const char *params);

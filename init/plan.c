@@ -384,6 +384,7 @@ int run_plan(void)
 				snprintf(o.status, sizeof o.status, "failed");
 				snprintf(o.reason, sizeof o.reason, "unable to start the run: %s", strerror(errno));
 			}
+			tunables_restore();
 			busy_start();
 		}
 		jw_init(&w);

@@ -1,10 +1,13 @@
 /*
  * counters.c - /proc parsers and the sampling monitor (see counters.h).
  */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "xio.h"
@@ -76,8 +79,19 @@ int parse_vmstat(const char *buf, size_t len, struct vm_counts *vm)
 		 * 2.6's per-zone pgsteal_ZONE */
 		else if ((!strncmp(key, "pgscan_kswapd", 13) || !strncmp(key, "pgscan_khugepaged", 17) ||
 			  !strncmp(key, "pgscan_proactive", 16) ||
-			  !strncmp(key, "pgscan_direct", 13)) && strcmp(key, "pgscan_direct_throttle")) vm->pgscan += v;
-		else if (!strncmp(key, "pgsteal_", 8) && strcmp(key, "pgsteal_anon") && strcmp(key, "pgsteal_file")) vm->pgsteal += v;
+			  !strncmp(key, "pgscan_direct", 13)) && strcmp(key, "pgscan_direct_throttle")) {
+			vm->pgscan += v;
+			if (!strncmp(key, "pgscan_kswapd", 13))
+				vm->pgscan_kswapd += v;
+			else if (!strncmp(key, "pgscan_direct", 13))
+				vm->pgscan_direct += v;
+		} else if (!strncmp(key, "pgsteal_", 8) && strcmp(key, "pgsteal_anon") && strcmp(key, "pgsteal_file")) {
+			vm->pgsteal += v;
+			if (!strncmp(key, "pgsteal_kswapd", 14))
+				vm->pgsteal_kswapd += v;
+			else if (!strncmp(key, "pgsteal_direct", 14))
+				vm->pgsteal_direct += v;
+		}
 	}
 	return got ? 0 : -1;
 }
@@ -155,6 +169,50 @@ int parse_meminfo(const char *buf, size_t len, struct mem_info *m)
 	return m->total ? 0 : -1;
 }
 
+int parse_task_stat(const char *buf, size_t len, unsigned long long *ticks)
+{
+	const char *rp = NULL;
+	unsigned long long ut, st;
+	char tail[512];
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == ')')
+			rp = buf + i;
+	if (!rp)
+		return -1;
+	snprintf(tail, sizeof tail, "%.*s", (int)(buf + len - rp - 1), rp + 1);
+	/* state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime */
+	if (sscanf(tail, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	*ticks = ut + st;
+	return 0;
+}
+
+/* The kswapd threads (one a node), found once: they live as long as the
+ * kernel. Their pids only; /proc/PID/stat is read at every sample. */
+#define MAX_KSWAPD 64
+static pid_t kswapd_pid[MAX_KSWAPD];
+static int nkswapd = -1;
+
+static void find_kswapd(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	nkswapd = 0;
+	while (d && (e = readdir(d)) && nkswapd < MAX_KSWAPD) {
+		char path[64], *comm;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%.20s/comm", e->d_name);
+		if ((comm = read_attr(path))) {
+			if (!strncmp(comm, "kswapd", 6))
+				kswapd_pid[nkswapd++] = (pid_t)atoi(e->d_name);
+			free(comm);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 void ctr_sample(struct ctr_snapshot *s, double t)
 {
 	size_t len;
@@ -176,6 +234,20 @@ void ctr_sample(struct ctr_snapshot *s, double t)
 	if ((b = read_file("/proc/meminfo", &len))) {
 		parse_meminfo(b, len, &s->mem);
 		free(b);
+	}
+	if (nkswapd < 0)
+		find_kswapd();
+	for (int i = 0; i < nkswapd; i++) {
+		char path[64];
+		unsigned long long ticks;
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)kswapd_pid[i]);
+		if ((b = read_file(path, &len))) {
+			if (parse_task_stat(b, len, &ticks) == 0) {
+				s->kswapd_ticks += ticks;
+				s->nkswapd++;
+			}
+			free(b);
+		}
 	}
 }
 
@@ -228,7 +300,8 @@ void ctr_free(struct ctr_monitor *m)
 
 enum { S_USER, S_SYS, S_IDLE, S_IOWAIT, S_PGIN, S_PGOUT, S_SWIN, S_SWOUT, S_FAULT, S_MAJFAULT,
        S_MEMUSED, S_CACHED, S_DIRTY, S_WRITEBACK,
-       S_CTXT, S_INTR, S_RUNNING, S_BLOCKED, S_PGSCAN, S_PGSTEAL, S_MEMFREE, S_BUFFERS, S_MEMUSED_PCT, S_FIXED };
+       S_CTXT, S_INTR, S_RUNNING, S_BLOCKED, S_PGSCAN, S_PGSTEAL, S_MEMFREE, S_BUFFERS, S_MEMUSED_PCT,
+       S_SCAN_KSWAPD, S_SCAN_DIRECT, S_STEAL_KSWAPD, S_STEAL_DIRECT, S_KSWAPD_CPU, S_FIXED };
 
 static const struct {
 	const char *name, *unit;
@@ -238,11 +311,17 @@ static const struct {
 	{ "pgpgin", "KiB/s", 1 }, { "pgpgout", "KiB/s", 1 }, { "pswpin", "pages/s", 0 }, { "pswpout", "pages/s", 0 },
 	{ "pgfault", "/s", 1 }, { "pgmajfault", "/s", 1 },
 	{ "mem_used", "KiB", 1 }, { "mem_cached", "KiB", 1 }, { "mem_dirty", "KiB", 1 }, { "mem_writeback", "KiB", 1 },
-	{ "ctxt", "/s", 1 }, { "intr", "/s", 0 }, { "procs_running", "tasks", 0 }, { "procs_blocked", "tasks", 1 },
+	{ "ctxt", "/s", 1 }, { "intr", "/s", 0 }, { "procs_running", "tasks", 1 }, { "procs_blocked", "tasks", 1 },
 	{ "pgscan", "pages/s", 0 }, { "pgsteal", "pages/s", 0 },
 	/* sar's %memused is total - free over total (buffers and cache count as used) */
-	{ "mem_free", "KiB", 0 }, { "mem_buffers", "KiB", 0 }, { "mem_used_pct", "%", 0 },
+	{ "mem_free", "KiB", 1 }, { "mem_buffers", "KiB", 1 }, { "mem_used_pct", "%", 1 },
+	/* reclaim apart: kswapd's (background) and direct (the allocating task
+	 * waits), and the CPU kswapd itself used, % of one CPU */
+	{ "pgscan_kswapd", "pages/s", 0 }, { "pgscan_direct", "pages/s", 0 },
+	{ "pgsteal_kswapd", "pages/s", 0 }, { "pgsteal_direct", "pages/s", 0 }, { "kswapd_cpu", "%", 1 },
 };
+/* the trace holds vmstat's columns: r b (procs), free buff cache (mem_*),
+ * si so (pswpin/out, in the summary), bi bo (pgpgin/out), us sy id wa */
 
 static unsigned long long cpu_total(const struct cpu_times *c)
 {
@@ -278,6 +357,16 @@ static double fixed_value(const struct ctr_snapshot *a, const struct ctr_snapsho
 	case S_MEMFREE: return b->mem.free;
 	case S_BUFFERS: return b->mem.buffers;
 	case S_MEMUSED_PCT: return b->mem.total ? 100.0 * (b->mem.total - b->mem.free) / b->mem.total : 0;
+	case S_SCAN_KSWAPD: return (b->vm.pgscan_kswapd - a->vm.pgscan_kswapd) / dt;
+	case S_SCAN_DIRECT: return (b->vm.pgscan_direct - a->vm.pgscan_direct) / dt;
+	case S_STEAL_KSWAPD: return (b->vm.pgsteal_kswapd - a->vm.pgsteal_kswapd) / dt;
+	case S_STEAL_DIRECT: return (b->vm.pgsteal_direct - a->vm.pgsteal_direct) / dt;
+	case S_KSWAPD_CPU: {
+		long hz = sysconf(_SC_CLK_TCK);
+		if (hz <= 0 || b->nkswapd != a->nkswapd || b->kswapd_ticks < a->kswapd_ticks)
+			return 0;
+		return 100.0 * (double)(b->kswapd_ticks - a->kswapd_ticks) / hz / dt;
+	}
 	}
 	return 0;
 }

@@ -27,6 +27,9 @@ struct vm_counts {
 	/* pages scanned and reclaimed, kswapd + direct + khugepaged, summed over
 	 * zones on kernels that split them (2.6-4.7) */
 	unsigned long long pgscan, pgsteal;
+	/* the same, kswapd's and direct reclaim's apart (0 where the kernel
+	 * does not split them: 2.6's pgsteal_ZONE) */
+	unsigned long long pgscan_kswapd, pgscan_direct, pgsteal_kswapd, pgsteal_direct;
 	int have_faults;	/* pgfault/pgmajfault exist (2.6+) */
 };
 
@@ -40,6 +43,9 @@ struct mem_info {
 };
 
 /* Parsers: 0 on success, -1 when the text is not what they expect. */
+/* /proc/PID/stat: utime + stime in clock ticks (comm may hold anything:
+ * read from the last ')'). */
+int parse_task_stat(const char *buf, size_t len, unsigned long long *ticks);
 int parse_proc_stat(const char *buf, size_t len, struct cpu_times *cpu, struct vm_counts *vm);
 int parse_vmstat(const char *buf, size_t len, struct vm_counts *vm);
 /* Whole disks only (partitions, ram, loop, zram skipped); returns count. */
@@ -53,6 +59,8 @@ struct ctr_snapshot {
 	struct disk_counts disk[CTR_MAX_DISKS];
 	int ndisk;
 	struct mem_info mem;
+	unsigned long long kswapd_ticks;	/* CPU time of every kswapd thread, clock ticks */
+	int nkswapd;				/* how many were read */
 };
 
 /* Read the live /proc files into a snapshot. */

@@ -44,6 +44,9 @@
  * is a glibc layer run through its own loader, never the kernel's PT_INTERP. */
 #define FIO_BIN "/usr/bin/fio"
 #define PERF_BIN "/usr/bin/perf"
+/* perf record's frequency around a profiled run (cpu-clock, Hz): docs/why.md
+ * measures what it costs and how many samples it gives a run */
+#define PERF_HZ 4000
 #define RT_TESTS_DIR "/opt/rt-tests"
 #define RT_TESTS_LOADER "lib/ld-linux-x86-64.so.2"	/* under the layer's directory */
 

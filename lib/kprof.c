@@ -131,10 +131,10 @@ int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t 
 			continue;
 		type = sp1[1];
 		name = sp1 + 3;
+		/* a module's symbol ("name\t[ext4]"): outside the tick profile's
+		 * counters, but where perf's samples of ext4, xfs, md... land */
 		sp2 = memchr(name, '\t', (size_t)(l + ll - name));
-		if (sp2)
-			continue;	/* a module's symbol: outside the kernel's text counters */
-		namelen = (size_t)(l + ll - name);
+		namelen = (size_t)((sp2 ? sp2 : l + ll) - name);
 		if (!namelen || namelen > 511)	/* KSYM_NAME_LEN is 512 since 6.1 */
 			continue;
 		lines++;
@@ -146,6 +146,8 @@ int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t 
 			k->etext = addr;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
+		if (sp2 && (!k->mod_lo || addr < k->mod_lo))
+			k->mod_lo = addr;
 		memcpy(k->names + nlen, name, namelen);
 		k->names[nlen + namelen] = 0;
 		k->s[k->n].addr = addr;
@@ -389,11 +391,11 @@ static void profile_option(char *out, size_t len)
 
 /* The resolved table in a memfd: reading /proc/kallsyms makes the kernel
  * format ~150,000 lines, 2 s a run under TCG; the table is read once. The
- * file: n, stext, etext, names' length (u64 each), n (address, name
+ * file: n, stext, etext, names' length, the lowest module text (u64 each), n (address, name
  * offset) pairs, the names. */
 static int save_ksyms(const struct ksyms *k)
 {
-	uint64_t h[4] = { k->n, k->stext, k->etext, 0 };
+	uint64_t h[5] = { k->n, k->stext, k->etext, 0, k->mod_lo };
 	size_t nl = 0, size;
 	unsigned char *buf;
 	int fd = memfd_create("bootbench-kallsyms", MFD_CLOEXEC), rc;
@@ -428,7 +430,7 @@ static int save_ksyms(const struct ksyms *k)
 static int map_ksyms(int fd, struct ksyms *k, char *err, size_t errlen)
 {
 	struct stat st;
-	uint64_t h[4];
+	uint64_t h[5];
 	const uint64_t *e;
 	char *base;
 	memset(k, 0, sizeof *k);
@@ -448,6 +450,7 @@ static int map_ksyms(int fd, struct ksyms *k, char *err, size_t errlen)
 	k->n = (size_t)h[0];
 	k->stext = h[1];
 	k->etext = h[2];
+	k->mod_lo = h[4];
 	k->s_bytes = (k->n + 1) * sizeof *k->s;
 	k->s = map_nofork(k->s_bytes);
 	if (!k->s) {
@@ -488,21 +491,48 @@ int kprof_open(struct kprof_live *l)
 }
 
 /* The symbol table and the tick rate, once: 0, or -1 with the reason. */
+/* What /proc/modules says, hashed: modules loaded later (nfsd by a plan's
+ * nfsserver, brd by a layout) have symbols the table must learn. */
+static unsigned long long modules_hash(void)
+{
+	size_t len;
+	char *m = read_file("/proc/modules", &len);
+	unsigned long long h = 1469598103934665603ULL;
+	for (size_t i = 0; m && i < len; i++)
+		h = (h ^ (unsigned char)m[i]) * 1099511628211ULL;
+	free(m);
+	return h;
+}
+
 static int load_once(struct kprof_live *l, char *err, size_t errlen)
 {
 	struct ksyms k;
-	if (l->loaded)
-		return l->loaded > 0 ? 0 : fail(err, errlen, l->why);
+	unsigned long long mh = modules_hash();
+	if (l->loaded > 0 && mh == l->modhash)
+		return 0;
+	if (l->loaded < 0)
+		return fail(err, errlen, l->why);
 	if (load_ksyms(&k, l->why, sizeof l->why) < 0) {
 		l->loaded = -1;
 		return fail(err, errlen, l->why);
 	}
+	if (l->symfd >= 0)
+		close(l->symfd);
 	l->nsyms = k.n;
 	l->symfd = save_ksyms(&k);
 	ksyms_free(&k);
-	l->hz = estimate_hz();
+	if (!l->loaded)
+		l->hz = estimate_hz();
+	l->modhash = mh;
 	l->loaded = 1;
 	return 0;
+}
+
+int kprof_symbols(struct kprof_live *l, struct ksyms *k, char *err, size_t errlen)
+{
+	if (load_once(l, err, errlen) < 0)
+		return -1;
+	return l->symfd >= 0 ? map_ksyms(l->symfd, k, err, errlen) : load_ksyms(k, err, errlen);
 }
 
 int kprof_reset(struct kprof_live *l)
@@ -554,9 +584,10 @@ int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, cha
 
 void kprof_close(struct kprof_live *l)
 {
-	if (l->ok && l->symfd >= 0)
+	if (l->symfd >= 0)
 		close(l->symfd);
 	l->symfd = -1;
+	l->loaded = 0;
 	if (l->snap)
 		munmap(l->snap, KPROF_MAX_PROFILE);
 	l->snap = NULL;

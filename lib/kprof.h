@@ -28,7 +28,8 @@ struct ksym {
 	const char *name;	/* into ksyms.names */
 };
 
-/* Text symbols of the kernel proper (types t/T/w/W, no modules), sorted.
+/* Text symbols (types t/T/w/W) of the kernel and of the modules loaded
+ * when kallsyms was read, sorted.
  * Held in mappings a fork does not inherit (MADV_DONTFORK), never in PID
  * 1's heap, and only between a run's end and its record (kprof_read loads
  * and drops them): a workload forked from PID 1 inherits its heap and
@@ -43,6 +44,7 @@ struct ksyms {
 	void *file;			/* names are in this mapping of a kprof_live's table instead */
 	size_t file_bytes;
 	unsigned long long stext, etext;	/* _stext and _etext, 0 if absent */
+	unsigned long long mod_lo;		/* the lowest module text symbol, 0: none */
 };
 
 /* 0, or -1 with a reason (no _stext, or every address 0: kptr_restrict). */
@@ -97,6 +99,7 @@ struct kprof_live {
 	char reset_err[120];
 	unsigned hz;		/* the timer tick rate, estimated from /proc/timer_list, 0 unknown */
 	int loaded;		/* kallsyms and hz read (at the first resolve): 1, -1 failed (why), 0 not yet */
+	unsigned long long modhash;	/* /proc/modules when kallsyms was read: read again when it changes */
 	int ok;
 	char why[200];		/* when !ok */
 };
@@ -108,5 +111,8 @@ int kprof_reset(struct kprof_live *l);	/* clear the counters */
 int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen);
 int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
 void kprof_close(struct kprof_live *l);
+/* The kernel's text symbols (read once, as for a profile; kprof_open need
+ * not have found /proc/profile): 0 with k filled (ksyms_free it), or -1. */
+int kprof_symbols(struct kprof_live *l, struct ksyms *k, char *err, size_t errlen);
 
 #endif

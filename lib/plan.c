@@ -350,6 +350,9 @@ static int parse_layout(struct ctx *c, const struct words *ws, struct plan *p)
 
 /* ---- tunables ---- */
 
+/* Block-queue settings (per device of the layout) and VM settings (the
+ * whole machine, /proc/sys/vm): every one may also be given `default`,
+ * the kernel's own value, read back and recorded (init/tunables.c). */
 static const struct tundef {
 	const char *name;
 	int numeric;
@@ -359,12 +362,19 @@ static const struct tundef {
 	{ "read_ahead_kb", 1, 0, 1048576 },
 	{ "nr_requests", 1, 4, 65536 },
 	{ "queue_depth", 1, 1, 65536 },
+	{ "vm.dirty_ratio", 1, 0, 100 },
+	{ "vm.dirty_background_ratio", 1, 0, 100 },
+	{ "vm.dirty_expire_centisecs", 1, 0, 8640000 },
+	{ "vm.dirty_writeback_centisecs", 1, 0, 8640000 },
+	{ "vm.swappiness", 1, 0, 200 },
+	{ "vm.vfs_cache_pressure", 1, 0, 100000 },
+	{ "vm.min_free_kbytes", 1, 0, 67108864 },
 };
 #define NTUNDEFS (sizeof tunables / sizeof *tunables)
 
 static const char *tunable_list(void)
 {
-	static char list[128];
+	static char list[512];
 	if (!list[0])
 		for (size_t i = 0; i < NTUNDEFS; i++) {
 			if (i)
@@ -406,11 +416,13 @@ static int parse_tunable(struct ctx *c, const struct words *ws, struct plan *p)
 	for (size_t i = 2; i < ws->n; i++) {
 		const char *v = ws->w[i].s;
 		unsigned long long u;
-		if (d->numeric && (parse_uint(v, d->max, &u) < 0 || u < d->min))
-			return fail(c, "bad value for tunable %s: \"%s\" (expected a whole number from %llu to %llu)",
+		if (!strcmp(v, "default"))
+			;	/* the kernel's own value: any tunable */
+		else if (d->numeric && (parse_uint(v, d->max, &u) < 0 || u < d->min))
+			return fail(c, "bad value for tunable %s: \"%s\" (expected a whole number from %llu to %llu, or default)",
 				    d->name, v, d->min, d->max);
 		if (!d->numeric && !valid_name(v, 0))
-			return fail(c, "bad value for tunable %s: \"%s\" (expected a name of " LOWER_HELP ")", d->name, v);
+			return fail(c, "bad value for tunable %s: \"%s\" (expected a name of " LOWER_HELP ", or default)", d->name, v);
 		for (size_t j = 2; j < i; j++)
 			if (!strcmp(ws->w[j].s, v))
 				return fail(c, "tunable %s lists \"%s\" twice", d->name, v);

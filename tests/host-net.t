@@ -9,7 +9,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v jq >/dev/null || skip_all "jq missing (scripts/install-deps)"
 PY=$(command -v python3) || skip_all "python3 missing (scripts/install-deps)"
-plan 32
+plan 33
 
 pids=
 cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; [ -n "${KEEP:-}" ] || rm -rf "$T"; }
@@ -105,10 +105,16 @@ is "$(d "$T/k0" connections).$(d "$T/k0" keepalive_requests)" "500.0" "... one c
 is "$rc.$(m "$T/k1" failed_requests)" "0.0" "http keepalive=1 against ours: ok, no failures"
 is "$(d "$T/k1" connections).$(d "$T/k1" keepalive_requests)" "2.498" "... two connections carry all 500 requests"
 is "$(jq -r '[.data.metrics[] | "\(.name):\(.unit):\(.better)"] | join(" ")' "$T/k1")" \
-	"requests_per_s:req/s:higher transfer_rate:KiB/s:higher failed_requests:count:lower time_per_request_ms:ms:lower p50:ms:lower p66:ms:lower p75:ms:lower p80:ms:lower p90:ms:lower p95:ms:lower p98:ms:lower p99:ms:lower p100:ms:lower client_cpu_pct:%:lower server_cpu_s:s:lower" \
-	"http figures: ab's set, with units and directions"
+	"requests_per_s:req/s:higher transfer_rate:KiB/s:higher failed_requests:count:lower time_per_request_ms:ms:lower time_per_request_all_ms:ms:lower p50:ms:lower p66:ms:lower p75:ms:lower p80:ms:lower p90:ms:lower p95:ms:lower p98:ms:lower p99:ms:lower p100:ms:lower$(for p in connect processing waiting total; do for s in min mean sd median max; do printf ' %s_%s_ms:ms:lower' $p $s; done; done) client_cpu_pct:%:lower server_cpu_s:s:lower" \
+	"http figures: ab's set (Connection Times included), with units and directions"
 ok "... percentiles are ordered (p50 <= p90 <= p100)" \
 	jqt '[.data.metrics[] | {(.name): .value}] | add | .p50 <= .p90 and .p90 <= .p100' "$T/k1"
+ok "... Connection Times hold together: min <= median <= max each, total = connect + processing, waiting within processing" \
+	jqt '[.data.metrics[] | {(.name): .value}] | add | . as $m
+		| (["connect","processing","waiting","total"] | all(. as $p | $m["\($p)_min_ms"] <= $m["\($p)_median_ms"] and $m["\($p)_median_ms"] <= $m["\($p)_max_ms"]))
+		and (($m.total_mean_ms - $m.connect_mean_ms - $m.processing_mean_ms) | fabs < 0.001)
+		and $m.waiting_mean_ms <= $m.processing_mean_ms + 0.001 and (($m.total_max_ms - $m.p100) | fabs < 0.001)
+		and ($m.time_per_request_all_ms * 2 - $m.time_per_request_ms | fabs < 0.001)' "$T/k1"
 "$BB" run http --requests 10 --server apache >"$T/bad" 2>/dev/null; rc=$?
 is "$rc.$(jq -r .data.reason "$T/bad")" '1.server="apache": ours or busybox' "an unknown server fails the run with a reason"
 "$BB" run http --requests 10 --keepalive 2 >"$T/bad" 2>/dev/null

@@ -51,7 +51,7 @@ static const char *const fail_names[F_NKINDS] = { "connect", "timeout", "status"
 
 struct slot {
 	int fd, state, reused, have_hdr, status, keep;
-	double start;
+	double start, connected, sent_at, first_byte;	/* ab's phases, mono_now() */
 	size_t sent, hlen;
 	long long clen, body;	/* clen -1: no Content-Length, read to EOF */
 	char hdr[HDR_MAX];
@@ -66,7 +66,8 @@ struct client {
 	unsigned long long bytes;
 	int keepalive, streak, stopping, ep;
 	double timeout;
-	double *times;
+	double *times;			/* total ms of each request */
+	float *conn, *wait;		/* connect and waiting ms of each (ab's Connection Times) */
 	char last_err[160];
 	char rbuf[256 * 1024];
 };
@@ -133,6 +134,7 @@ static void send_request(struct client *k, struct slot *s)
 	if (s->state == S_SENDING)
 		watch(k, s, EPOLL_CTL_MOD, EPOLLIN);
 	s->state = S_READING;
+	s->sent_at = mono_now();
 }
 
 static void start_request(struct client *k, struct slot *s)
@@ -144,8 +146,10 @@ static void start_request(struct client *k, struct slot *s)
 	s->have_hdr = s->status = s->keep = 0;
 	s->clen = -1;
 	s->body = 0;
+	s->first_byte = 0;
 	if (s->fd >= 0) {	/* a kept connection: no connect, no epoll change */
 		s->reused = 1;
+		s->connected = s->start;
 		s->state = S_READING;
 		send_request(k, s);
 		return;
@@ -157,6 +161,7 @@ static void start_request(struct client *k, struct slot *s)
 		return fail(k, s, F_CONNECT, "socket", errno);
 	setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (connect(s->fd, (struct sockaddr *)&k->sa, sizeof k->sa) == 0) {
+		s->connected = mono_now();
 		s->state = S_READING;
 		if (watch(k, s, EPOLL_CTL_ADD, EPOLLIN) < 0)
 			return fail(k, s, F_CONNECT, "epoll_ctl", errno);
@@ -199,6 +204,8 @@ static void complete(struct client *k, struct slot *s, int eof)
 		return fail(k, s, F_STATUS, "status other than 200", 0);
 	if (s->body != k->size)
 		return fail(k, s, F_LENGTH, "body length other than size", 0);
+	k->conn[k->ok] = (float)((s->connected - s->start) * 1e3);
+	k->wait[k->ok] = (float)((s->first_byte - s->sent_at) * 1e3);
 	k->times[k->ok++] = (mono_now() - s->start) * 1e3;
 	k->streak = 0;
 	if (s->reused)
@@ -228,6 +235,8 @@ static void on_readable(struct client *k, struct slot *s)
 		}
 		k->bytes += n;
 		blen = n;
+		if (!s->first_byte)
+			s->first_byte = mono_now();
 		if (!s->have_hdr) {
 			size_t take = blen < sizeof s->hdr - s->hlen ? blen : sizeof s->hdr - s->hlen;
 			size_t old = s->hlen;
@@ -263,6 +272,7 @@ static void on_event(struct client *k, struct slot *s, unsigned ev)
 			return fail(k, s, F_CONNECT, "connect", err);
 		if (!(ev & EPOLLOUT))
 			return;
+		s->connected = mono_now();
 		s->state = S_SENDING;
 		send_request(k, s);
 	} else if (s->state == S_SENDING) {
@@ -270,6 +280,36 @@ static void on_event(struct client *k, struct slot *s, unsigned ev)
 	} else if (s->state == S_READING) {
 		on_readable(k, s);
 	}
+}
+
+/* ab's "Connection Times (ms)" row of one phase: min, mean, [+/-sd],
+ * median, max, over the n requests that completed. v is sorted here. */
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+static void phase_figures(struct wctx *c, const char *phase, float *v, long long n)
+{
+	double sum = 0, ss = 0, mean, med;
+	char name[32];
+	if (n <= 0)
+		return;
+	for (long long i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / n;
+	for (long long i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	qsort(v, (size_t)n, sizeof *v, cmp_float);
+	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+#define F(stat, x) (snprintf(name, sizeof name, "%s_%s_ms", phase, stat), wl_metric(c, name, (x), "ms", "lower"))
+	F("min", v[0]);
+	F("mean", mean);
+	F("sd", n > 1 ? sqrt(ss / (n - 1)) : 0);
+	F("median", med);
+	F("max", v[n - 1]);
+#undef F
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -420,6 +460,7 @@ static int http_run(struct wctx *c)
 	struct epoll_event evs[64];
 	char path[256], err[256], host[64];
 	double t0, t1, cpu0, cpu1, wall, last_check, server_cpu;
+	float *proc = NULL, *tot = NULL;
 	int rc = 0;
 
 	if (requests < 0 || conc < 0 || size < 0 || ka < 0 || rto < 0)
@@ -442,6 +483,8 @@ static int http_run(struct wctx *c)
 	k = xcalloc(1, sizeof *k);
 	slots = xcalloc(conc, sizeof *slots);
 	k->times = xcalloc(requests, sizeof *k->times);
+	k->conn = xcalloc(requests, sizeof *k->conn);
+	k->wait = xcalloc(requests, sizeof *k->wait);
 	snprintf(path, sizeof path, "%s", HTTPD_DOC_PATH);
 	if (url && *url) {
 		server = "url";
@@ -512,14 +555,25 @@ static int http_run(struct wctx *c)
 		goto out;
 
 	wall = t1 - t0;
+	/* ab's Connection Times: Connect, Processing (total less connect),
+	 * Waiting (request sent to first byte), Total; request by request,
+	 * before the totals are sorted */
+	proc = xcalloc((size_t)k->ok + 1, sizeof *proc);
+	tot = xcalloc((size_t)k->ok + 1, sizeof *tot);
+	for (long long i = 0; i < k->ok; i++) {
+		tot[i] = (float)k->times[i];
+		proc[i] = (float)k->times[i] - k->conn[i];
+	}
 	qsort(k->times, k->ok, sizeof *k->times, cmp_double);
 	wl_metric(c, "requests_per_s", k->ok / wall, "req/s", "higher");
 	wl_metric(c, "transfer_rate", k->bytes / 1024.0 / wall, "KiB/s", "higher");
 	wl_metric(c, "failed_requests", k->failed, "count", "lower");
 	if (k->ok) {
 		static const int pct[] = { 50, 66, 75, 80, 90, 95, 98, 99, 100 };
-		/* ab's first "Time per request": concurrency x wall / requests */
+		/* ab's first "Time per request": concurrency x wall / requests;
+		 * its second, "across all concurrent requests": wall / requests */
 		wl_metric(c, "time_per_request_ms", conc * wall * 1e3 / k->ok, "ms", "lower");
+		wl_metric(c, "time_per_request_all_ms", wall * 1e3 / k->ok, "ms", "lower");
 		for (size_t i = 0; i < sizeof pct / sizeof *pct; i++) {
 			char name[8];
 			/* nearest rank: the smallest time at least pct% of requests took */
@@ -528,6 +582,14 @@ static int http_run(struct wctx *c)
 			wl_metric(c, name, k->times[r < 0 ? 0 : r], "ms", "lower");
 		}
 	}
+	if (k->ok) {
+		phase_figures(c, "connect", k->conn, k->ok);
+		phase_figures(c, "processing", proc, k->ok);
+		phase_figures(c, "waiting", k->wait, k->ok);
+		phase_figures(c, "total", tot, k->ok);
+	}
+	free(proc);
+	free(tot);
 	wl_metric(c, "client_cpu_pct", 100 * (cpu1 - cpu0) / wall, "%", "lower");
 	if (server_cpu >= 0 && !strcmp(server, "ours"))
 		wl_metric(c, "server_cpu_s", server_cpu, "s", "lower");
@@ -557,6 +619,8 @@ static int http_run(struct wctx *c)
 out:
 	stop_server(&sv);
 	free(k->times);
+	free(k->conn);
+	free(k->wait);
 	free(k);
 	free(slots);
 	return rc;

@@ -28,6 +28,7 @@
 #include "defaults.h"
 #include "err.h"
 #include "kprof.h"
+#include "perfrec.h"
 #include "spawn.h"
 #include "stalls.h"
 #include "workload.h"
@@ -98,6 +99,8 @@ static void __attribute__((noreturn)) child(const struct workload *w, const char
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
+	/* named for the workload, not "init": its stacks in a profile say whose */
+	prctl(PR_SET_NAME, w->name, 0, 0, 0);
 	c->dir = dir;
 	c->dev = dev;
 	c->w = w;
@@ -210,6 +213,8 @@ static void parse_child_report(struct run_outcome *o, const char *text, size_t l
 static struct why {
 	int on;			/* profile on */
 	struct kprof_live kp;
+	struct perf_live perf;	/* perf record around each run, when perf can run */
+	int perf_on;		/* this run's recording was switched on */
 	struct ts_listener ts;
 	int delayacct, delayacct_was;
 	struct psi before;
@@ -225,6 +230,12 @@ void run_why_begin(int profile)
 		warning("profile on, but no kernel profile: %s", why.kp.why);
 	else
 		info("kernel profile: /proc/profile (kallsyms is read once, when the first profile is resolved)");
+	/* the host's `bootbench run --profile` may name another perf */
+	if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ) < 0)
+		warning("profile on, but no perf samples: %s (the tick profile alone says where the kernel was)",
+			why.perf.why);
+	else
+		info("perf samples: cpu-clock at %u Hz with call chains, on every CPU, during each run", PERF_HZ);
 	why.delayacct = delayacct_enable(&why.delayacct_was);
 	if (!why.delayacct)
 		warning("profile on, but delay accounting could not be turned on (kernel.task_delayacct)");
@@ -237,6 +248,7 @@ void run_why_end(void)
 	if (!why.on)
 		return;
 	kprof_close(&why.kp);
+	perf_close(&why.perf);
 	ts_close(&why.ts);
 	delayacct_restore(why.delayacct_was);
 	why.on = 0;
@@ -262,7 +274,10 @@ static void why_before(void)
 	if (why.on) {
 		ts_drain(&why.ts);
 		ts_reset(&why.ts);
-		kprof_reset(&why.kp);
+		kprof_reset(&why.kp);	/* clearing 14 MB of counters: not for perf to see */
+		why.perf_on = why.perf.ok && perf_begin(&why.perf) == 0;
+		if (why.perf.ok && !why.perf_on)
+			warning("perf sampling could not be switched on: %s", why.perf.why);
 	}
 	psi_sample(&why.before);
 }
@@ -273,6 +288,8 @@ struct why_after {
 	unsigned step;
 	int prof_rc;
 	char err[200];
+	int perf_rc;
+	char perf_err[200];
 	struct ts_exit sum;
 	size_t nproc;
 };
@@ -335,10 +352,76 @@ static struct why_after *why_stop(void)
 	struct why_after *x = map_nofork(sizeof *x);
 	if (!x)
 		return NULL;
+	x->perf_rc = -1;
+	if (why.on && why.perf_on) {
+		/* first: what follows (copying the tick profile) is not the run's */
+		x->perf_rc = perf_pause(&why.perf);
+		if (x->perf_rc < 0)
+			snprintf(x->perf_err, sizeof x->perf_err, "%s", why.perf.why);
+	}
 	if (why.on)
 		x->prof_rc = kprof_snapshot(&why.kp, x->err, sizeof x->err);
 	psi_sample(&x->after);
 	return x;
+}
+
+/* Kernel text to its function, for folding perf's samples. */
+static const char *ksym_name(void *ctx, unsigned long long addr)
+{
+	const struct ksyms *k = ctx;
+	const struct ksym *s;
+	int text = k->stext && addr >= k->stext && (!k->etext || addr < k->etext);
+	/* past the kernel's text (init code, holes) the nearest symbol below
+	 * would be a wrong name; modules are above their lowest symbol */
+	if (!text && !(k->mod_lo && addr >= k->mod_lo))
+		return NULL;
+	s = ksyms_find(k, addr);
+	return s ? s->name : NULL;
+}
+
+/* "perf": the run's samples, folded (lib/folded.h), or why there are none. */
+static char *perf_member(struct why_after *x)
+{
+	struct jw w;
+	struct folded f = { 0 };
+	struct ksyms k;
+	unsigned long long lost = 0;
+	char err[200] = "", src[160];
+	int rc = x->perf_rc;
+	if (!why.perf.ok)
+		snprintf(err, sizeof err, "%s", why.perf.why);
+	else if (!why.perf_on)
+		snprintf(err, sizeof err, "perf sampling was not switched on: %.150s", why.perf.why);
+	else if (rc < 0)
+		snprintf(err, sizeof err, "%s", x->perf_err);
+	if (why.perf_on && rc == 0) {
+		int have = kprof_symbols(&why.kp, &k, err, sizeof err) == 0;
+		rc = perf_collect(&why.perf, have ? ksym_name : NULL, have ? &k : NULL, &f, &lost, err, sizeof err);
+		if (have)
+			ksyms_free(&k);
+		if (!have && rc == 0)
+			snprintf(err, sizeof err, "kernel addresses unresolved: %.150s", why.kp.why);
+	}
+	why.perf_on = 0;
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	if (rc < 0 || !f.samples) {
+		jw_bool(&w, "available", 0);
+		jw_str(&w, "reason", err[0] ? err : "perf recorded no sample");
+	} else {
+		snprintf(src, sizeof src, "perf record -a -g -e cpu-clock -F %u (folded: comm;outer;...;leaf)", why.perf.hz);
+		jw_str(&w, "source", src);
+		jw_int(&w, "frequency", why.perf.hz);
+		jw_str(&w, "unit", "samples");
+		folded_json(&w, &f, FOLDED_TOP);
+		if (lost)
+			jw_int(&w, "lost_output_bytes", (long long)lost);
+		if (err[0])
+			jw_str(&w, "note", err);
+	}
+	jw_obj_end(&w);
+	folded_free(&f);
+	return sb_steal(&w.sb);
 }
 
 /* Then the slow part, outside the run's counters: the profile resolved,
@@ -358,6 +441,7 @@ static void why_collect(struct run_outcome *o, struct why_after *x, int leftover
 				info("kernel profile: %zu text symbols, tick %u Hz", why.kp.nsyms, why.kp.hz);
 		}
 		o->profile = member_text(j_profile, x);
+		o->perf = perf_member(x);
 		ts_drain(&why.ts);
 		ts_sum(&why.ts, (uint32_t)getpid(), &x->sum, &x->nproc);
 		o->delays = member_text(j_delays, x);
@@ -519,8 +603,9 @@ void run_outcome_free(struct run_outcome *o)
 	free(o->details);
 	free(o->pressure);
 	free(o->profile);
+	free(o->perf);
 	free(o->delays);
-	o->details = o->pressure = o->profile = o->delays = NULL;
+	o->details = o->pressure = o->profile = o->delays = o->perf = NULL;
 	ctr_free(&o->mon);
 }
 
@@ -565,6 +650,8 @@ void run_outcome_json(struct jw *w, const struct run_outcome *o)
 		jw_raw(w, "pressure", o->pressure);
 	if (o->profile)
 		jw_raw(w, "profile", o->profile);
+	if (o->perf)
+		jw_raw(w, "perf", o->perf);
 	if (o->delays)
 		jw_raw(w, "delays", o->delays);
 }

@@ -42,7 +42,7 @@ int main(void)
 	char *b;
 	int n;
 
-	tap_plan(39);
+	tap_plan(47);
 	memset(&vm, 0, sizeof vm);
 	b = load(FIX "stat-2.4.txt", &len);
 	is_int(parse_proc_stat(b, len, &c, &vm), 0, "2.4 /proc/stat parses");
@@ -80,13 +80,30 @@ int main(void)
 	parse_vmstat(b, len, &vm);
 	is_int(vm.pgscan, 245, "6.x reclaim: pgscan = kswapd + direct + khugepaged (not throttle, not the anon/file split)");
 	is_int(vm.pgsteal, 123, "6.x reclaim: pgsteal likewise");
+	ok(vm.pgscan_kswapd == 200 && vm.pgscan_direct == 40, "6.x reclaim apart: pgscan kswapd 200, direct 40");
+	ok(vm.pgsteal_kswapd == 100 && vm.pgsteal_direct == 20, "6.x reclaim apart: pgsteal kswapd 100, direct 20");
 	free(b);
 	memset(&vm, 0, sizeof vm);
 	b = load(FIX "vmstat-reclaim-2.6.txt", &len);
 	parse_vmstat(b, len, &vm);
 	is_int(vm.pgscan, 5800, "2.6 reclaim: per-zone pgscan_kswapd_ZONE and pgscan_direct_ZONE summed");
 	is_int(vm.pgsteal, 4600, "2.6 reclaim: per-zone pgsteal_ZONE summed");
+	ok(vm.pgscan_kswapd == 5500 && vm.pgscan_direct == 300, "2.6 reclaim apart: per-zone kswapd and direct scans");
+	ok(vm.pgsteal_kswapd == 0 && vm.pgsteal_direct == 0, "2.6: pgsteal_ZONE does not say who reclaimed: neither side");
 	free(b);
+	{
+		static const struct { const char *text; int rc; unsigned long long ticks; } ts[] = {
+			{ "39 (kswapd0) S 2 0 0 0 -1 10561600 0 0 0 0 17 250 0 0 20 0 1 0 36 0 0", 0, 267 },
+			{ "7 (a) b) (c) R 1 7 7 0 -1 4194560 9 0 0 0 5 6 0 0", 0, 11 },
+			{ "7 (no close paren S 1 7 7 0 -1 0 0 0 0 0 5 6", -1, 0 },
+			{ "7 (short) S 1 7", -1, 0 },
+		};
+		for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
+			unsigned long long t = 0;
+			int rc = parse_task_stat(ts[i].text, strlen(ts[i].text), &t);
+			ok(rc == ts[i].rc && (rc || t == ts[i].ticks), "task stat %zu: utime + stime from after the last ')'", i + 1);
+		}
+	}
 
 	b = load(FIX "diskstats-2.6.txt", &len);
 	n = parse_diskstats(b, len, d, 16);
@@ -130,6 +147,7 @@ int main(void)
 		ok(strstr(w.sb.s, "\"trace\":{\"t\":[0.1,0.2],") != NULL, "monitor JSON: trace times relative to the start");
 		ok(strstr(w.sb.s, "\"ctxt\":{\"mean\":") && strstr(w.sb.s, "\"procs_blocked\":{\"mean\":") &&
 		   strstr(w.sb.s, "\"pgscan\":{\"mean\":") && strstr(w.sb.s, "\"mem_used_pct\":{\"mean\":") &&
+		   strstr(w.sb.s, "\"pgscan_direct\":{\"mean\":") && strstr(w.sb.s, "\"kswapd_cpu\":{\"mean\":") &&
 		   strstr(w.sb.s, "\"mem_free\":{\"mean\":") && strstr(w.sb.s, "\"mem_buffers\":{\"mean\":"),
 		   "summary has context switches, blocked tasks, reclaim, sar's %%memused, MemFree and Buffers");
 		ok(!strstr(w.sb.s, "decimated_by"), "a short run is not decimated");

@@ -217,18 +217,23 @@ static const struct {
 	/* tunables */
 	{ L W "tunable\n", "quick.plan:3: tunable needs a name and values: tunable NAME VALUE..." },
 	{ L W "tunable elevator none\n",
-	  "quick.plan:3: unknown tunable \"elevator\" (valid: scheduler, read_ahead_kb, nr_requests, queue_depth)" },
+	  "quick.plan:3: unknown tunable \"elevator\" (valid: scheduler, read_ahead_kb, nr_requests, queue_depth, "
+	  "vm.dirty_ratio, vm.dirty_background_ratio, vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, vm.swappiness, "
+	  "vm.vfs_cache_pressure, vm.min_free_kbytes)" },
+	{ L W "tunable vm.swappiness 201\n",
+	  "quick.plan:3: bad value for tunable vm.swappiness: \"201\" (expected a whole number from 0 to 200, or default)" },
+	{ L W "tunable vm.dirty_ratio default 10 default\n", "quick.plan:3: tunable vm.dirty_ratio lists \"default\" twice" },
 	{ L W "tunable scheduler\n", "quick.plan:3: tunable scheduler needs at least one value" },
 	{ L W "tunable read_ahead_kb 0 1 2 3 4 5 6 7 8\n", "quick.plan:3: tunable read_ahead_kb has more than 8 values" },
 	{ L W "tunable scheduler none\ntunable scheduler bfq\n", "quick.plan:4: tunable scheduler already set on line 3" },
 	{ L W "tunable scheduler MQ-deadline\n",
-	  "quick.plan:3: bad value for tunable scheduler: \"MQ-deadline\" (expected a name of a-z, 0-9, _ and -, at most 64 characters)" },
+	  "quick.plan:3: bad value for tunable scheduler: \"MQ-deadline\" (expected a name of a-z, 0-9, _ and -, at most 64 characters, or default)" },
 	{ L W "tunable read_ahead_kb 0 -1\n",
-	  "quick.plan:3: bad value for tunable read_ahead_kb: \"-1\" (expected a whole number from 0 to 1048576)" },
+	  "quick.plan:3: bad value for tunable read_ahead_kb: \"-1\" (expected a whole number from 0 to 1048576, or default)" },
 	{ L W "tunable nr_requests 2\n",
-	  "quick.plan:3: bad value for tunable nr_requests: \"2\" (expected a whole number from 4 to 65536)" },
+	  "quick.plan:3: bad value for tunable nr_requests: \"2\" (expected a whole number from 4 to 65536, or default)" },
 	{ L W "tunable queue_depth 0\n",
-	  "quick.plan:3: bad value for tunable queue_depth: \"0\" (expected a whole number from 1 to 65536)" },
+	  "quick.plan:3: bad value for tunable queue_depth: \"0\" (expected a whole number from 1 to 65536, or default)" },
 	{ L W "tunable scheduler none bfq none\n", "quick.plan:3: tunable scheduler lists \"none\" twice" },
 	/* workloads */
 	{ L "workload\n", "quick.plan:2: workload needs a name: workload NAME key=value..." },
@@ -270,7 +275,7 @@ static void good_plans(void)
 		"layout ram ramdisk=256M fs=ext2\n"
 		"layout tmp tmpfs=1048576 mount=\"size=1m # not a comment\"\n"
 		"tunable scheduler mq-deadline none\n"
-		"tunable read_ahead_kb 0 256 4096\n"
+		"tunable read_ahead_kb 0 256 default\n"
 		"workload null\n"
 		"workload stream size=64M bs=\"1M\"";	/* no final newline */
 	struct plan p;
@@ -319,7 +324,7 @@ static void good_plans(void)
 	is_int(p.ntunables, 2, "two tunables");
 	is_str(p.tunables[1].name, "read_ahead_kb", "tunable name");
 	is_int(p.tunables[1].nvalues, 3, "tunable value count");
-	is_str(p.tunables[1].values[2], "4096", "tunable value");
+	is_str(p.tunables[1].values[2], "default", "tunable value default: the kernel's own");
 	is_int(plan_tunable_combos(&p.sections[0]), 6, "2 x 3 tunable combinations");
 	is_int(p.nworkloads, 2, "two workloads");
 	is_int(p.workloads[1].nparams, 2, "stream: two parameters");

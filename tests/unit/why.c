@@ -114,11 +114,13 @@ int main(void)
 {
 	struct ksyms k;
 	char err[200];
-	tap_plan(41);
+	tap_plan(42);
 
 	/* ---- kallsyms ---- */
 	ok(ksyms_parse(kallsyms, sizeof kallsyms - 1, &k, err, sizeof err) == 0, "kallsyms parses (%s)", err);
-	is_int(k.n, 8, "text symbols kept: t/T/w/W of the kernel proper, no data, no module symbols");
+	is_int(k.n, 9, "text symbols kept: t/T/w/W of the kernel and its modules, no data");
+	ok(k.mod_lo == 0xffffffffa0000000ULL && !strcmp(ksyms_find(&k, 0xffffffffa0000010ULL)->name, "mod_fn"),
+	   "a module's function is named (perf samples land there), its module suffix cut");
 	ok(k.stext == 0xffffffff81000000ULL && k.etext == 0xffffffff81000500ULL, "_stext and _etext found");
 	is_str(ksyms_find(&k, 0xffffffff81000150ULL)->name, "alias_a", "an address inside aliased symbols: the first by name");
 	is_str(ksyms_find(&k, 0xffffffff81000480ULL)->name, "delta", "the unterminated last line is read");

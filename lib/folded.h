@@ -1,0 +1,65 @@
+/*
+ * folded.h - call stacks as folded lines ("comm;outer;...;leaf" and a
+ * sample count, the format of flame graphs): built from `perf script -F
+ * comm,ip` output in the appliance, bounded, and read back from records
+ * by compare. Parsers take buffers; everything read is hostile (a record,
+ * perf's output): frames and stacks are bounded and checked, never
+ * trusted.
+ */
+#ifndef BB_FOLDED_H
+#define BB_FOLDED_H
+
+#include <stddef.h>
+
+#include "json.h"
+
+#define FOLDED_MAX_DEPTH 64		/* frames kept of a stack: the leaf-most (the hot end) */
+#define FOLDED_MAX_FRAME 128		/* bytes of a frame's name */
+#define FOLDED_MAX_STACK 4096		/* bytes of a folded line */
+#define FOLDED_MAX_DISTINCT 65536	/* stacks told apart; samples of more are counted in "other" */
+#define FOLDED_TOP 400			/* stacks a run record keeps, by weight; the rest in "other" */
+
+struct folded_stack {
+	char *stack;			/* "comm;outer;...;leaf" */
+	unsigned long long samples;
+};
+
+struct folded {
+	struct folded_stack *s;		/* open-addressed table (cap), then sorted by folded_sort */
+	size_t n, cap;
+	int sorted;
+	unsigned long long samples;	/* every sample read */
+	unsigned long long kernel;	/* samples whose leaf is in the kernel */
+	unsigned long long other;	/* samples not kept in s (too many distinct stacks) */
+	unsigned long long truncated;	/* stacks deeper than FOLDED_MAX_DEPTH, cut at the root */
+	unsigned long long bad;		/* lines that were not a sample's */
+};
+
+/* Resolve a kernel text address to its function name, NULL when not
+ * kernel text (ctx: the caller's symbol table). */
+typedef const char *(*folded_resolve_fn)(void *ctx, unsigned long long addr);
+
+/* Fold `perf script -F comm,ip` output: a line "COMM " per sample, then
+ * its callchain leaf first, one tab-indented hex address a line, then a
+ * blank line. Kernel text resolves through fn; other kernel addresses
+ * (modules) become "[kernel.module]", user ones one "[user]" frame. 0, or
+ * -1 with the reason (no memory). */
+int folded_from_perf_script(const char *buf, size_t len, folded_resolve_fn fn, void *ctx, struct folded *f,
+			    char *err, size_t errlen);
+/* Add n samples of one folded line (compare, reading records). */
+void folded_add(struct folded *f, const char *stack, size_t len, unsigned long long n);
+/* Sort by samples, then by text (equal profiles print alike). */
+void folded_sort(struct folded *f);
+/* "stacks": [{"stack", "samples"}] of the top `keep` after folded_sort,
+ * "other_samples" (past them, and the uncounted), "samples",
+ * "kernel_samples", "truncated_stacks" as members of the open object. */
+void folded_json(struct jw *w, struct folded *f, size_t keep);
+void folded_free(struct folded *f);
+
+/* A folded line from outside (a record): its frames, at most max, each
+ * pointing into buf (the line, copied and split in place: ';' becomes
+ * NUL). Returns the frame count, or -1 when the line is not one: empty,
+ * too long or deep, an empty frame, a control byte, a frame too long. */
+int folded_split(char *buf, const char **frames, size_t max);
+
+#endif
