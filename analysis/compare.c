@@ -815,20 +815,12 @@ static void bh_family(struct cmp *c, const char *mode, int kind, size_t k)
 	free(q);
 }
 
+/* A cell's running sums are a struct moments in all but name: one rule
+ * (stats.c) turns them into n, mean, sd, CoV, min and max. */
 static void cell_stats(struct cmp_cell *x)
 {
-	struct sample_stats *st = &x->s;
-	st->n = x->n;
-	st->mean = st->sd = st->cov = st->min = st->max = NAN;
-	if (!x->n)
-		return;
-	st->mean = x->mean;
-	st->min = x->min;
-	st->max = x->max;
-	if (x->n >= 2) {
-		st->sd = sqrt(x->m2 > 0 ? x->m2 / (x->n - 1) : 0);
-		st->cov = st->mean != 0 ? st->sd / fabs(st->mean) : NAN;
-	}
+	struct moments m = { .n = x->n, .mean = x->mean, .m2 = x->m2, .min = x->min, .max = x->max };
+	moments_stats(&m, &x->s);
 }
 
 /* Group order for every output: by mode, then workload (in the order the

@@ -106,7 +106,7 @@ int run_main(int argc, char **argv)
 	if ((w->needs & WL_NEEDS_DEV) && !dev)
 		die(EXIT_BADINPUT, "workload %s needs --dev DEV", w->name);
 	if (profile)
-		run_why_begin(1);
+		run_why_begin(PROFILE_PERF);
 	if (run_workload(w, dir, dev, params, np, timeout, monitor_ms, &o) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to start workload %s", w->name);
 	if (profile)

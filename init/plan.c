@@ -309,10 +309,10 @@ int run_plan(void)
 	nruns = plan_expand(p, &runs);
 	/* bootbench.profile= overrides the plan's profile directive */
 	{
-		int prof = A.conf.profile ? !strcmp(A.conf.profile, "on") : p->profile;
+		int prof = A.conf.profile ? profile_level(A.conf.profile) : p->profile;
 		if (A.conf.profile)
-			info("profile %s (bootbench.profile=%s; the plan says %s)", prof ? "on" : "off", A.conf.profile,
-			     p->profile ? "on" : "off");
+			info("profile %s (bootbench.profile=%s; the plan says %s)", profile_name(prof), A.conf.profile,
+			     profile_name(p->profile));
 		run_why_begin(prof);
 	}
 	if (plan_has_sections(p))

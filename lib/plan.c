@@ -749,11 +749,11 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		return 0;
 	}
 	if (!strcmp(d, "profile")) {
-		if (parse_once(c, ws, &seen[3], "profile", "profile on|off", &arg) < 0)
+		if (parse_once(c, ws, &seen[3], "profile", "profile on|perf|off", &arg) < 0)
 			return -1;
-		if (strcmp(arg, "on") && strcmp(arg, "off"))
-			return fail(c, "bad value for profile: \"%s\" (expected on or off)", arg);
-		p->profile = !strcmp(arg, "on");
+		if (strcmp(arg, "on") && strcmp(arg, "off") && strcmp(arg, "perf"))
+			return fail(c, "bad value for profile: \"%s\" (expected on, perf or off)", arg);
+		p->profile = profile_level(arg);
 		return 0;
 	}
 	if (!strcmp(d, "requires"))
@@ -971,4 +971,16 @@ size_t plan_expand(const struct plan *p, struct plan_run **out)
 		}
 	*out = r;
 	return k;
+}
+
+int profile_level(const char *word)
+{
+	if (word && !strcmp(word, "perf"))
+		return PROFILE_PERF;
+	return word && !strcmp(word, "on") ? PROFILE_TICK : PROFILE_OFF;
+}
+
+const char *profile_name(int level)
+{
+	return level == PROFILE_PERF ? "perf" : level == PROFILE_TICK ? "on" : "off";
 }

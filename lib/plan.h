@@ -6,7 +6,8 @@
  *   plan quick                      the plan's name (optional; default: file name)
  *   iterations 3                    runs of every (layout, tunables, workload)
  *   timeout 300                     per-run watchdog, seconds
- *   profile on                      kernel profile and delay accounting per run (off by default)
+ *   profile on|perf                 kernel profile and delay accounting per run (off by default);
+ *                                   perf: perf's call-chain samples too (docs/why.md)
  *   requires layer=postgresql memory=1G disks=2 cpus=1   what a boot must have (checked before the first run)
  *   layout raid1-ext3 md=raid1 disks=2 fs=ext3 mkfs="-b 4096" mount=noatime
  *   layout ram ramdisk=256M fs=ext3
@@ -46,6 +47,14 @@
 #define PLAN_MAX_RUNS 100000	/* the expanded matrix */
 #define PLAN_DEFAULT_ITERATIONS 1
 #define PLAN_DEFAULT_TIMEOUT 600
+
+/* The why instruments a plan asks for (`profile off|on|perf`). perf's
+ * sampling is its own level: a perf session beside the workload costs the
+ * CPU-bound figures up to 10% and moves deterministic ones, so the cheap
+ * tick profile and delays do not bring it along. */
+enum { PROFILE_OFF, PROFILE_TICK, PROFILE_PERF };
+int profile_level(const char *word);	/* "off", "on", "perf"; anything else is off */
+const char *profile_name(int level);
 
 struct kvpair {
 	char *key, *val;
@@ -141,7 +150,8 @@ struct plan {
 	struct plan_requires req;
 	unsigned iterations;	/* default 1 */
 	unsigned timeout_s;	/* default 600 */
-	int profile;		/* "profile on": a kernel profile and delay accounting per run */
+	int profile;		/* PROFILE_*: "profile on" a kernel profile and delay accounting per run,
+				 * "profile perf" perf's call-chain samples besides */
 	size_t nlayouts, ntunables, nworkloads;	/* all sections together */
 	struct plan_layout layouts[PLAN_MAX_LAYOUTS];
 	struct plan_tunable tunables[PLAN_MAX_TUNABLES];

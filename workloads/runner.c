@@ -29,6 +29,7 @@
 #include "err.h"
 #include "kprof.h"
 #include "perfrec.h"
+#include "plan.h"
 #include "spawn.h"
 #include "stalls.h"
 #include "workload.h"
@@ -230,9 +231,16 @@ void run_why_begin(int profile)
 		warning("profile on, but no kernel profile: %s", why.kp.why);
 	else
 		info("kernel profile: /proc/profile (kallsyms is read once, when the first profile is resolved)");
-	/* the host's `bootbench run --profile` may name another perf */
-	if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ) < 0)
-		warning("profile on, but no perf samples: %s (the tick profile alone says where the kernel was)",
+	/* perf only when asked for (PROFILE_PERF): its session costs the
+	 * CPU-bound figures up to 10% (tests/boot-why.t measured 10.4% on
+	 * forkexec) and moves deterministic figures. The host's
+	 * `bootbench run --profile` may name another perf. */
+	if (profile < PROFILE_PERF) {
+		memset(&why.perf, 0, sizeof why.perf);	/* no session: perf_close has nothing to close */
+		why.perf.ctl = why.perf.ack = why.perf.err = -1;
+		snprintf(why.perf.why, sizeof why.perf.why, "not asked for (plan: profile perf)");
+	} else if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ) < 0)
+		warning("profile perf, but no perf samples: %s (the tick profile alone says where the kernel was)",
 			why.perf.why);
 	else
 		info("perf samples: cpu-clock at %u Hz with call chains, on every CPU, during each run", PERF_HZ);

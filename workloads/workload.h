@@ -146,7 +146,8 @@ struct run_outcome {
 	char *perf;		/* perf's samples of the run, folded call stacks: with profile on */
 };
 
-/* The "why" instruments for the runs that follow: with profile on, check
+/* The "why" instruments for the runs that follow (PROFILE_*, lib/plan.h):
+ * with PROFILE_PERF a perf session too; with profile on, check
  * the kernel profile (kallsyms is loaded after each run, not held), open
  * the taskstats listener and turn delay accounting on; say on the console
  * what is missing. run_why_end undoes it (delay accounting back
