@@ -238,11 +238,29 @@ static void grow_cells(struct cmp_group *g, size_t n)
 	g->ncell = n;
 }
 
-static void cell_add(struct cmp_group *g, size_t k, double v, const char *inforce)
+/* A run's value: into the run sums, and (figures and counters) into its
+ * boot's. A boot's runs come together in every source we write, so the
+ * boot is looked for at the end only; a boot met again later (records
+ * interleaved by hand) gets a second entry, merged by cmp_finish. */
+static void cell_add(struct cmp *c, struct cmp_group *g, size_t k, double v, const char *inforce)
 {
 	struct cmp_cell *cell;
 	grow_cells(g, k + 1);
 	cell = &g->cell[k];
+	if (g->kind != CMP_PROFILE) {
+		struct cmp_unit *u = cell->nunits ? &cell->units[cell->nunits - 1] : NULL;
+		if (!u || u->unit != c->cur_unit) {
+			if (cell->nunits == cell->ucap) {
+				cell->ucap = cell->ucap ? cell->ucap * 2 : 4;
+				cell->units = xrealloc(cell->units, cell->ucap * sizeof *cell->units);
+			}
+			u = &cell->units[cell->nunits++];
+			memset(u, 0, sizeof *u);
+			u->unit = c->cur_unit;
+			u->round = c->cur_round;
+		}
+		moments_add(&u->m, v);
+	}
 	{
 	double d = v - cell->mean;
 	if (!cell->n || v < cell->min)
@@ -347,7 +365,7 @@ static void add_counters(struct cmp *c, const struct cmp_boot *b, int k, const c
 		if (!m || m->t != J_NUM || !isfinite(m->num))
 			continue;
 		g = group_of(c, CMP_COUNTER, b->mode, wl, id, lname, sum->keys[i], str_or(sum->items[i], "unit", ""), "");
-		cell_add(g, k, m->num, id->inforce.s);
+		cell_add(c, g, k, m->num, id->inforce.s);
 	}
 }
 
@@ -357,7 +375,7 @@ static void add_value(struct cmp *c, const struct cmp_boot *b, int k, const char
 {
 	if (!isfinite(v) || v < 0 || v > 1e12)
 		return;	/* a stall is a time, at most a few days in ms */
-	cell_add(group_of(c, CMP_COUNTER, b->mode, wl, id, lname, name, unit, ""), k, v, id->inforce.s);
+	cell_add(c, group_of(c, CMP_COUNTER, b->mode, wl, id, lname, name, unit, ""), k, v, id->inforce.s);
 }
 
 static int is_true(const struct jv *o, const char *k)
@@ -443,9 +461,24 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 		g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, name, "%", "");
 		if (c->ngroups > before)
 			c->exps[x].functions++;
-		cell_add(g, k, share * 100, id->inforce.s);
+		cell_add(c, g, k, share * 100, id->inforce.s);
 	}
 	strmap_free(&once);
+}
+
+/* A figure's direction as read: exactly "higher" or "lower", or none;
+ * any other word ("Higher", "up") is counted, warned about by cmp_finish,
+ * and read as no direction, so no output guesses one. */
+static const char *better_of(struct cmp *c, const struct jv *m)
+{
+	const char *b = str_or(m, "better", "");
+	if (!*b || cmp_direction(b))
+		return b;
+	if (!c->bad_better++) {
+		snprintf(c->bad_better_eg, sizeof c->bad_better_eg, "%s", b);
+		clean(c->bad_better_eg);
+	}
+	return "";
 }
 
 void cmp_add_record(struct cmp *c, const struct jv *rec)
@@ -511,6 +544,19 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			return;
 		if (b == &unknown)
 			add_mode(c, "wallclock");
+		/* the unit of replication: this run's boot */
+		if (b != &unknown) {
+			c->cur_unit = (unsigned long long)(b - c->boots);
+			c->cur_round = b->round;
+		} else {
+			size_t u = strmap_get(&c->unit_ix, id);
+			if (u == (size_t)-1) {
+				u = c->unit_ix.n;
+				strmap_put(&c->unit_ix, id, u);
+			}
+			c->cur_unit = CMP_UNIT_UNKNOWN + u;
+			c->cur_round = 0;
+		}
 		run_identity(d, &rid);
 		for (size_t i = 0; metrics && metrics->t == J_ARR && i < metrics->n; i++) {
 			const struct jv *m = metrics->items[i], *val = json_get(m, "value");
@@ -518,20 +564,14 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			if (!val || val->t != J_NUM)
 				continue;
 			g = group_of(c, CMP_FIGURE, b->mode, wl, &rid, lname, str_or(m, "name", "?"), str_or(m, "unit", ""),
-				     str_or(m, "better", ""));
+				     better_of(c, m));
 			if (json_get(m, "invalid") && json_get(m, "invalid")->t == J_BOOL && json_get(m, "invalid")->b) {
 				grow_cells(g, (size_t)k + 1);
 				g->cell[k].invalid++;
 				g->cell[k].invalid_sum += val->num;
 				continue;
 			}
-			cell_add(g, k, val->num, rid.inforce.s);
-			if (c->rounds) {
-				struct cmp_cell *x = &g->cell[k];
-				if (!x->rm)
-					x->rm = xcalloc(c->rounds, sizeof *x->rm);
-				moments_add(&x->rm[b->round < c->rounds ? b->round : c->rounds - 1], val->num);
-			}
+			cell_add(c, g, k, val->num, rid.inforce.s);
 		}
 		{
 			const struct jv *ctr = json_get(d, "counters");
@@ -815,6 +855,95 @@ static void bh_family(struct cmp *c, const char *mode, int kind, size_t k)
 	free(q);
 }
 
+/* The one verdict of a tested cell, with or without rounds: changed
+ * (significant after FDR, past the floor), unchanged (equivalence shown:
+ * the 1-2alpha interval of the change within +-margin, two one-sided
+ * tests), or undecided (neither: not significant is not unchanged). */
+static void decide(const struct cmp *c, const struct cmp_group *G, size_t k)
+{
+	struct cmp_cell *x = &G->cell[k], *a = &G->cell[c->base];
+	double lo, hi;
+	x->decision = CMP_D_NONE;
+	if (k == c->base || !isfinite(x->p))
+		return;
+	if (x->significant) {
+		x->decision = CMP_D_CHANGED;
+		return;
+	}
+	ratio_ci(&a->s, &x->s, 2 * c->alpha, &lo, &hi);
+	x->decision = isfinite(lo) && isfinite(hi) && lo > -c->margin && hi < c->margin ? CMP_D_UNCHANGED : CMP_D_UNDECIDED;
+}
+
+/* The permutation test on two cells' boot means. */
+static double cell_perm(const struct cmp_cell *a, const struct cmp_cell *x)
+{
+	double *va = xcalloc(a->nunits + 1, sizeof *va), *vx = xcalloc(x->nunits + 1, sizeof *vx), p;
+	for (size_t i = 0; i < a->nunits; i++)
+		va[i] = a->units[i].m.mean;
+	for (size_t i = 0; i < x->nunits; i++)
+		vx[i] = x->units[i].m.mean;
+	p = perm_test(va, a->nunits, vx, x->nunits);
+	free(va);
+	free(vx);
+	return p;
+}
+
+static int by_unit(const void *a, const void *b)
+{
+	const struct cmp_unit *x = a, *y = b;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+/* The boot as the unit: a figure's runs become one value a boot (the mean
+ * of its runs), and the cell's sums become those of the boot means. The
+ * split of the variance is one-way random effects: within boots the runs'
+ * pooled variance; between boots what the boot means vary by beyond what
+ * their own runs explain (var of the means less s2_run / runs per boot,
+ * at least 0). Each boot's mean weighs the same, however many runs it had.
+ * With rounds, each round's boot means feed the looks (confirm_family). */
+static void cell_by_boot(const struct cmp *c, struct cmp_cell *x)
+{
+	struct moments bm = {0};
+	double ssw = 0, s2run = NAN;
+	size_t m = 0;
+	x->runs = x->n;
+	x->cov_boot = x->cov_run = NAN;
+	if (!x->nunits)
+		return;
+	qsort(x->units, x->nunits, sizeof *x->units, by_unit);
+	for (size_t i = 1; i < x->nunits; i++) {
+		if (x->units[i].unit == x->units[m].unit)
+			moments_merge(&x->units[m].m, &x->units[i].m);
+		else
+			x->units[++m] = x->units[i];
+	}
+	x->nunits = m + 1;
+	if (c->rounds) {
+		free(x->rm);
+		x->rm = xcalloc(c->rounds, sizeof *x->rm);
+	}
+	for (size_t i = 0; i < x->nunits; i++) {
+		const struct cmp_unit *u = &x->units[i];
+		moments_add(&bm, u->m.mean);
+		ssw += u->m.m2;
+		if (c->rounds)
+			moments_add(&x->rm[u->round < c->rounds ? u->round : c->rounds - 1], u->m.mean);
+	}
+	x->n = bm.n;
+	x->mean = bm.mean;
+	x->m2 = bm.m2;
+	x->min = bm.min;
+	x->max = bm.max;
+	if (x->runs > x->nunits && x->mean != 0) {
+		s2run = ssw / (double)(x->runs - x->nunits);
+		x->cov_run = sqrt(s2run) / fabs(x->mean);
+		if (x->nunits >= 2) {
+			double s2b = bm.m2 / (double)(bm.n - 1) - s2run / ((double)x->runs / (double)x->nunits);
+			x->cov_boot = sqrt(s2b > 0 ? s2b : 0) / fabs(x->mean);
+		}
+	}
+}
+
 /* A cell's running sums are a struct moments in all but name: one rule
  * (stats.c) turns them into n, mean, sd, CoV, min and max. */
 static void cell_stats(struct cmp_cell *x)
@@ -1057,6 +1186,9 @@ int cmp_finish(struct cmp *c)
 		warning("no run records to compare (only boot/end records, or none at all)");
 		return -1;
 	}
+	if (c->bad_better)
+		warning("better is \"%s\" in %u figures of runs%s: only \"higher\" and \"lower\" are directions, so "
+			"they have none", c->bad_better_eg, c->bad_better, c->bad_better > 1 ? " (that word or others)" : "");
 	c->base = 0;
 	if (c->baseline) {
 		size_t i;
@@ -1114,9 +1246,13 @@ int cmp_finish(struct cmp *c)
 		int lower = !strcmp(G->better, "lower"), higher = !strcmp(G->better, "higher");
 		for (size_t k = 0; k < c->nkernels; k++) {
 			struct cmp_cell *x = &G->cell[k];
+			if (G->kind == CMP_PROFILE)
+				x->runs = x->n;
+			else
+				cell_by_boot(c, x);
 			cell_stats(x);
 			x->noisy = x->n >= 2 && isfinite(x->s.cov) && x->s.cov > c->noisy;
-			x->p = x->q = x->change = x->lo = x->hi = NAN;
+			x->p = x->q = x->change = x->lo = x->hi = x->perm_p = NAN;
 		}
 		G->mdc = NAN;
 		G->n5 = 0;
@@ -1135,9 +1271,19 @@ int cmp_finish(struct cmp *c)
 				double cov, mdc;
 				size_t n = x->n < a->n ? x->n : a->n;
 				x->p = welch_t_test(&a->s, &x->s, NULL, NULL);
-				welch_ci(&a->s, &x->s, c->alpha, &x->lo, &x->hi);
-				x->lo /= fabs(a->s.mean);
-				x->hi /= fabs(a->s.mean);
+				x->perm_p = NAN;
+				if (strcmp(G->mode, "deterministic") && G->kind != CMP_PROFILE &&
+				    (x->n < CMP_PERM_BELOW || a->n < CMP_PERM_BELOW) &&
+				    isfinite(x->p)) {
+					/* wall-clock boot means may be bimodal or heavy-tailed,
+					 * where Welch at few boots is far too sure: the
+					 * permutation test holds its level on any shape, and
+					 * the larger p of the two decides */
+					x->perm_p = cell_perm(a, x);
+					if (x->perm_p > x->p)
+						x->p = x->perm_p;
+				}
+				ratio_ci(&a->s, &x->s, c->alpha, &x->lo, &x->hi);
 				cov = stats_pooled_cov(&a->s, &x->s);
 				mdc = min_detectable_change(cov, n, c->alpha, 0.8);
 				if (!isfinite(G->mdc) || mdc > G->mdc) {
@@ -1161,6 +1307,7 @@ int cmp_finish(struct cmp *c)
 			struct cmp_cell *x = &c->groups[g].cell[k];
 			x->significant = k != c->base && isfinite(x->q) && x->q < c->fdr && isfinite(x->change) &&
 					 fabs(x->change) >= c->min_effect;
+			decide(c, &c->groups[g], k);
 		}
 	if (c->rounds)
 		confirm_all(c);
@@ -1190,13 +1337,15 @@ void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally
 		t->figures++;
 		if (!x->n)
 			t->missing++;
-		else if (!isfinite(x->q))
-			t->untested++;
-		else if (!x->significant)
+		else if (x->decision == CMP_D_UNCHANGED)
 			t->same++;
-		else if (x->worse)
+		else if (x->decision == CMP_D_UNDECIDED)
+			t->undecided++;
+		else if (x->decision != CMP_D_CHANGED)
+			t->untested++;
+		else if (cmp_verdict(G, x) == CMP_WORSE)
 			t->worse++;
-		else if (G->better[0])
+		else if (cmp_verdict(G, x) == CMP_BETTER)
 			t->better++;
 		else
 			t->changed++;
@@ -1208,9 +1357,30 @@ static size_t sort_k;
 
 int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x)
 {
-	if (G->kind != CMP_FIGURE || !(!strcmp(G->better, "higher") || !strcmp(G->better, "lower")))
+	if (G->kind != CMP_FIGURE || !cmp_direction(G->better))
 		return CMP_CHANGED;
 	return x->worse ? CMP_WORSE : CMP_BETTER;
+}
+
+int cmp_direction(const char *better)
+{
+	return !strcmp(better, "higher") ? 1 : !strcmp(better, "lower") ? -1 : 0;
+}
+
+const char *cmp_word(const struct cmp_group *G, const struct cmp_cell *x)
+{
+	switch (x->decision) {
+	case CMP_D_CHANGED:
+		/* no direction (a counter, a figure without one): the sign's word only */
+		return cmp_verdict(G, x) == CMP_WORSE ? "worse" : cmp_verdict(G, x) == CMP_BETTER ? "better" :
+		       x->change > 0 ? "higher" : "lower";
+	case CMP_D_UNCHANGED:
+		return "unchanged";
+	case CMP_D_UNDECIDED:
+		return "undecided";
+	default:
+		return "untested";
+	}
 }
 
 static int by_size(const void *a, const void *b)
@@ -1251,7 +1421,7 @@ void cmp_free(struct cmp *c)
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		for (size_t k = 0; k < G->ncell; k++)
-			free(G->cell[k].inforce), free(G->cell[k].rm);
+			free(G->cell[k].inforce), free(G->cell[k].rm), free(G->cell[k].units);
 		free(G->cell);
 		free(G->mode);
 		free(G->workload);
@@ -1278,6 +1448,7 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->boot_ix);
 	strmap_free(&c->group_ix);
 	strmap_free(&c->seen_s);
+	strmap_free(&c->unit_ix);
 	strmap_free(&c->exp_ix);
 	free(c->exps);
 	free(c->xoff);

@@ -49,15 +49,43 @@ struct cmp_kernel {
 	int mixed;		/* its boots differ in userland, config or accelerator */
 };
 
+/* One boot's runs of one figure: the boot is the unit of replication, so
+ * its runs are reduced to their mean before any test across kernels (runs
+ * of one boot share its memory layout, page placement and firmware state,
+ * and are not independent samples of the kernel). */
+struct cmp_unit {
+	unsigned long long unit;	/* the boot: its index, or past CMP_UNIT_UNKNOWN one without a record */
+	unsigned round;			/* its confirmation round */
+	struct moments m;		/* its runs */
+};
+#define CMP_UNIT_UNKNOWN (1ULL << 40)
+/* Wall-clock cells with fewer boots than this are also judged by the
+ * permutation test: past it Welch's t holds on any shape with a variance
+ * (the central limit theorem), and the test would cost more than it tells. */
+#define CMP_PERM_BELOW 30
+
 struct cmp_cell {
-	/* running sums (Welford): memory per cell, not per run */
+	/* running sums (Welford) of the runs while records are read; after
+	 * cmp_finish, of the boot means (figures and counters: n counts boots)
+	 * or still of the runs (profile shares) */
 	size_t n;
 	double mean, m2, min, max;
 	struct sample_stats s;
+	struct cmp_unit *units;	/* figures and counters: the runs by boot */
+	size_t nunits, ucap;
+	size_t runs;		/* after cmp_finish: the runs behind n */
+	/* the variance split (after cmp_finish), as fractions of the mean,
+	 * NAN where unknown: sd between boots (the boot means' spread less
+	 * what their runs explain) and between runs of one boot (needs a
+	 * boot with 2 runs or more) */
+	double cov_boot, cov_run;
 	/* vs the baseline, NAN when not computable: change and its 1-alpha
 	 * interval as fractions of the baseline mean, Welch p, BH q */
 	double p, q, change, lo, hi;
+	double perm_p;		/* wall-clock, fewer than CMP_PERM_BELOW boots: the permutation
+				 * test's p (p is the larger of it and Welch's), else NAN */
 	int significant, noisy, worse;	/* worse/better only for a figure with a direction */
+	int decision;		/* CMP_D_*: changed, unchanged (TOST), undecided; none for the baseline or untested */
 	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed: not tested) */
 	size_t listed;		/* CMP_PROFILE: runs whose list named the function (the rest count 0) */
 	double invalid_sum;	/* their values, for a chart's hollow point only */
@@ -141,6 +169,11 @@ struct cmp {
 	unsigned bad_profiles;	/* profiles whose shares sum past 1: not read */
 	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS, not kept */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
+	struct strmap unit_ix;	/* boot ids without a boot record: their unit */
+	unsigned bad_better;	/* figures whose better was neither "higher" nor "lower" */
+	char bad_better_eg[32];
+	unsigned long long cur_unit;	/* the run being read: its boot (struct cmp_unit) */
+	unsigned cur_round;
 	struct u64set seen;	/* (boot index, seq) of every run read */
 };
 
@@ -223,12 +256,24 @@ int why_profiled(const struct cmp *c, const struct cmp_group *F, size_t k);
 int cmp_write_html(const struct cmp *c, const char *path);
 
 /* Helpers shared by the text and HTML output. */
+enum { CMP_D_NONE, CMP_D_CHANGED, CMP_D_UNCHANGED, CMP_D_UNDECIDED };
 struct cmp_tally {
-	size_t figures, worse, better, changed, same, untested;	/* changed: significant, no direction */
+	size_t figures, worse, better, changed, same, untested;	/* changed: significant, no direction;
+								 * same: unchanged, equivalence shown */
+	size_t undecided;	/* tested, neither changed nor shown unchanged */
 	size_t missing;		/* the baseline has the figure, this kernel none */
 };
 enum { CMP_WORSE, CMP_BETTER, CMP_CHANGED };	/* changed: no direction (counters, or a figure without "better") */
 int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x);
+/* The one rule for direction: +1 "higher" is better, -1 "lower", 0 any
+ * other value (a record's other words are warned about when read). */
+int cmp_direction(const char *better);
+/* The one word for cell x against the baseline, in every output: worse,
+ * better, changed (no direction), unchanged, undecided, untested. */
+const char *cmp_word(const struct cmp_group *G, const struct cmp_cell *x);
+/* "boots" or "runs": which would narrow this cell's mean more, from its
+ * variance split; NULL when the split is unknown (one run a boot). */
+const char *cmp_narrow_by(const struct cmp_cell *x);
 /* How the figures of one mode fared for kernel k against the baseline. */
 void cmp_tally(const struct cmp *c, const char *mode, size_t k, struct cmp_tally *t);
 int cmp_mode_has(const struct cmp *c, const char *mode, int kind);

@@ -27,9 +27,35 @@ static void fmt_val(char *out, size_t len, double v)
 		snprintf(out, len, "%.4g", v);
 }
 
+/* Which would narrow the mean more: another boot, or more runs a boot?
+ * The mean of B boots of r runs varies by s2_boot/B + s2_run/(B r): more
+ * runs shrink only the second term, so they help only while it is the
+ * larger; a boot shrinks both. */
+const char *cmp_narrow_by(const struct cmp_cell *x)
+{
+	double r;
+	if (!isfinite(x->cov_boot) || !isfinite(x->cov_run) || !x->n)
+		return NULL;
+	r = (double)x->runs / (double)x->n;
+	return x->cov_boot * x->cov_boot >= x->cov_run * x->cov_run / r ? "boots" : "runs";
+}
+
+static const char *split_text(const struct cmp_cell *x)
+{
+	static char t[96];
+	const char *by = cmp_narrow_by(x);
+	if (!isfinite(x->cov_run))
+		return "";
+	if (!by)
+		snprintf(t, sizeof t, "; run sd %.1f%%, boot sd unknown", x->cov_run * 100);
+	else
+		snprintf(t, sizeof t, "; boot sd %.1f%%, run sd %.1f%%: more %s", x->cov_boot * 100, x->cov_run * 100, by);
+	return t;
+}
+
 static void cell_text(const struct cmp_cell *x, char *out, size_t len)
 {
-	char m[32], inv[32] = "";
+	char m[32], inv[32] = "", split[128] = "";
 	if (x->invalid)
 		snprintf(inv, sizeof inv, " INVALID x%zu", x->invalid);
 	if (!x->n) {
@@ -37,18 +63,16 @@ static void cell_text(const struct cmp_cell *x, char *out, size_t len)
 		return;
 	}
 	fmt_val(m, sizeof m, x->s.mean);
+	/* n counts boots; runs and the variance split only where a boot ran
+	 * the figure more than once */
+	if (x->runs > x->n)
+		snprintf(split, sizeof split, " (%zu runs%s)", x->runs, split_text(x));
 	if (x->n >= 2 && isfinite(x->s.cov))
-		snprintf(out, len, "%s ±%.1f%%%s n=%zu%s", m, x->s.cov * 100, x->noisy ? "~" : "", x->n, inv);
+		snprintf(out, len, "%s ±%.1f%%%s n=%zu%s%s", m, x->s.cov * 100, x->noisy ? "~" : "", x->n, split, inv);
 	else
-		snprintf(out, len, "%s n=%zu%s", m, x->n, inv);
+		snprintf(out, len, "%s n=%zu%s%s", m, x->n, split, inv);
 }
 
-static const char *direction(const struct cmp_group *G, const struct cmp_cell *x)
-{
-	if (cmp_verdict(G, x) == CMP_CHANGED)
-		return x->change > 0 ? "higher" : "lower";
-	return x->worse ? "worse" : "better";
-}
 
 static void change_text(const struct cmp_group *G, const struct cmp_cell *x, char *out, size_t len)
 {
@@ -57,10 +81,10 @@ static void change_text(const struct cmp_group *G, const struct cmp_cell *x, cha
 		return;
 	}
 	if (isfinite(x->p))
-		snprintf(out, len, "%+.1f%% %s p=%.2g q=%.2g%s", x->change * 100, direction(G, x), x->p, x->q,
+		snprintf(out, len, "%+.1f%% %s p=%.2g q=%.2g%s", x->change * 100, cmp_word(G, x), x->p, x->q,
 			 x->significant ? " *" : "");
 	else
-		snprintf(out, len, "%+.1f%% %s (n<2)", x->change * 100, direction(G, x));
+		snprintf(out, len, "%+.1f%% (n<2)", x->change * 100);
 }
 
 static void interval_text(const struct cmp_cell *x, char *out, size_t len)
@@ -99,26 +123,24 @@ static unsigned mode_boots(const struct cmp *c, size_t k, const char *mode)
 /* Wall-clock figures are often bimodal between boots (measured: dbload's
  * import on TCG at 0.15 s or 0.25 s). With a boots of one kernel and b of
  * the other, a figure whose boots fall into two clusters of sizes a and b
- * lines up with the kernels in 1 of C(a+b, a) boot orders (2 when a == b:
- * either cluster may be either kernel); Welch then calls the change
- * certain, and no per-figure test can tell that from a real shift. Say so
- * while that chance is above 1 in FEW_BOOTS_ODDS per figure (6 + 6 boots:
- * 1 in 462). */
+ * lines up with the kernels in 1 of C(a+b, a) boot orders (2 when a == b);
+ * Welch then calls the change certain, and no per-figure look at the
+ * values can tell that from a real shift. So wall-clock figures are also
+ * judged by the permutation test of their boot means, whose smallest p is
+ * that chance: say what it allows while it is above 1 in FEW_BOOTS_ODDS. */
 #define FEW_BOOTS_ODDS 400
 static void few_boots_note(FILE *o, const char *mode, unsigned a, unsigned b)
 {
-	double ways = 1;
+	double pmin;
 	if (strcmp(mode, "wallclock") || a < 2 || b < 2)
 		return;
-	for (unsigned i = 1; i <= b; i++)
-		ways = ways * (a + i) / i;
-	if (a == b)
-		ways /= 2;
-	if (ways >= FEW_BOOTS_ODDS)
+	pmin = perm_min_p(a, b);
+	if (!(pmin > 1.0 / FEW_BOOTS_ODDS))
 		return;
 	fprintf(o, "  note: %u and %u wall-clock boots: a figure whose boots fall into two clusters lines up with "
-		"the kernels by chance once in %.0f figures, and then looks certain; 6 boots of each make that "
-		"1 in 462\n", a, b, ways);
+		"the kernels by chance once in %.0f figures, so the permutation test of boot means decides too, and "
+		"its smallest p is %.2g%s; 6 boots of each make that 1 in 462\n", a, b, 1 / pmin, pmin,
+		pmin >= 0.05 ? ": no figure can be significant" : "");
 }
 
 /* Figures some runs marked invalid (a load step past 1% failed calls):
@@ -140,7 +162,7 @@ static void invalid_lines(const struct cmp *c, FILE *o, const char *mode, size_t
 			fprintf(o, "  INVALID (the workload's own rule, e.g. over 1%% of calls failed: left out of the means):\n");
 		cmp_group_title(G, title, sizeof title);
 		fprintf(o, "    %s: %s %zu of %zu runs, %s %zu of %zu runs\n", title, c->kernels[c->base].label, a->invalid,
-			a->invalid + a->n, c->kernels[k].label, b->invalid, b->invalid + b->n);
+			a->invalid + a->runs, c->kernels[k].label, b->invalid, b->invalid + b->runs);
 	}
 	if (more)
 		fprintf(o, "    ... and %zu more (the table marks them all)\n", more);
@@ -158,12 +180,12 @@ static void print_summary(const struct cmp *c, FILE *o, const char *mode)
 		cmp_tally(c, mode, k, &t);
 		if (!t.figures)
 			continue;
-		fprintf(o, "%s vs %s: %zu figures: %zu worse, %zu better, %zu unchanged", c->kernels[k].label,
-			c->kernels[c->base].label, t.figures, t.worse, t.better, t.same);
+		fprintf(o, "%s vs %s: %zu figures: %zu worse, %zu better, %zu unchanged, %zu undecided",
+			c->kernels[k].label, c->kernels[c->base].label, t.figures, t.worse, t.better, t.same, t.undecided);
 		if (t.changed)
 			fprintf(o, ", %zu changed with no direction (their records say no better/worse)", t.changed);
 		if (t.untested)
-			fprintf(o, ", %zu not testable (fewer than 2 runs a side, or a baseline mean of 0)", t.untested);
+			fprintf(o, ", %zu not testable (fewer than 2 boots a side: boot-to-boot spread unknown; or a baseline mean of 0)", t.untested);
 		if (t.missing)
 			fprintf(o, ", %zu missing (no ok run of this kernel)", t.missing);
 		fputc('\n', o);
@@ -319,9 +341,9 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	fprintf(o, "bootbench compare: %zu kernels, %zu boots, %u runs; baseline %s\n", c->nkernels, c->nboots,
 		c->nruns, c->kernels[c->base].label);
 	fprintf(o, "'*' significant: Benjamini-Hochberg q < %g across the figures of one comparison (the counters are "
-		   "a family of their own: at most that share of the '*' are expected to be chance) and |change| >= %g%%; [lo, hi]: %g%% interval of the change (Welch); "
-		   "'~' noisy: CoV > %g%%; MDC: smallest change these runs can detect (80%% power); n5%%: runs per "
-		   "kernel to detect 5%%\n",
+		   "a family of their own: at most that share of the '*' are expected to be chance) and |change| >= %g%%; [lo, hi]: %g%% interval of the change (Welch, on the log of the ratio: it cannot pass -100%%); "
+		   "'~' noisy: CoV > %g%%; MDC: smallest change these boots can detect (80%% power); n5%%: boots per "
+		   "kernel to detect 5%%; n: boots (the unit: a boot's runs are averaged first)\n",
 		c->fdr, c->min_effect * 100, (1 - c->alpha) * 100, c->noisy * 100);
 	if (c->dup_runs)
 		fprintf(o, "%u run records arrived twice (same boot id and sequence number) and were counted once\n",
@@ -395,7 +417,8 @@ static void csv_num(FILE *o, double v)
 void cmp_print_csv(const struct cmp *c, FILE *o)
 {
 	fprintf(o, "mode,workload,layout,tunables,metric,unit,better,kernel,baseline,n,mean,sd,cov,change_pct,verdict,p,"
-		   "significant,mdc_pct,runs_for_5pct,q,ci_lo_pct,ci_hi_pct,kind,label,params,invalid\n");
+		   "significant,mdc_pct,runs_for_5pct,q,ci_lo_pct,ci_hi_pct,kind,label,params,invalid,runs,boot_cov,run_cov,"
+		   "narrow_by\n");
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *G = &c->groups[g];
 		if (G->kind == CMP_PROFILE)
@@ -416,7 +439,7 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 			csv_num(o, x->s.cov);
 			fputc(',', o);
 			if (isfinite(x->change))
-				fprintf(o, "%.10g,%s,", x->change * 100, direction(G, x));
+				fprintf(o, "%.10g,%s,", x->change * 100, cmp_word(G, x));
 			else
 				fprintf(o, ",,");
 			if (isfinite(x->p))
@@ -436,7 +459,11 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 			csv_s(o, G->label);
 			fputc(',', o);
 			csv_s(o, G->params);
-			fprintf(o, ",%zu\n", x->invalid);
+			fprintf(o, ",%zu,%zu,", x->invalid, x->runs);
+			csv_num(o, x->cov_boot);
+			fputc(',', o);
+			csv_num(o, x->cov_run);
+			fprintf(o, ",%s\n", cmp_narrow_by(x) ? cmp_narrow_by(x) : "");
 		}
 	}
 }

@@ -79,7 +79,8 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 		esc(o, c->kernels[k].label);
 		fprintf(o, "</text><text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">%.4g%s</text>", x0 + w / 2,
 			H - bottom + 26, x->s.mean,
-			k != c->base && x->significant ? (x->worse ? " (worse*)" : " (better*)") : "");
+			k != c->base && x->significant ? (cmp_verdict(G, x) == CMP_WORSE ? " (worse*)" :
+							  cmp_verdict(G, x) == CMP_BETTER ? " (better*)" : " (changed*)") : "");
 	}
 	fputs("</svg></figure>\n", o);
 }
@@ -158,8 +159,7 @@ static void summary_rows(FILE *o, const struct cmp *c, size_t k, const size_t *i
 		int v = cmp_verdict(G, x);
 		char title[512];
 		cmp_group_title(G, title, sizeof title);
-		fprintf(o, "<tr class=\"%s\"><td>%+.1f%% %s</td>", cls[v], x->change * 100,
-			v == CMP_WORSE ? "worse" : v == CMP_BETTER ? "better" : x->change > 0 ? "higher" : "lower");
+		fprintf(o, "<tr class=\"%s\"><td>%+.1f%% %s</td>", cls[v], x->change * 100, cmp_word(G, x));
 		if (isfinite(x->lo))
 			fprintf(o, "<td>[%+.1f%%, %+.1f%%]</td>", x->lo * 100, x->hi * 100);
 		else
@@ -316,11 +316,12 @@ static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	fputs(" vs ", o);
 	esc(o, c->kernels[c->base].label);
 	fprintf(o, "</h3>\n<p class=\"counts\">%zu figures: <span class=\"worse sig\">%zu worse</span>, "
-		   "<span class=\"better sig\">%zu better</span>, %zu unchanged", t.figures, t.worse, t.better, t.same);
+		   "<span class=\"better sig\">%zu better</span>, %zu unchanged, %zu undecided", t.figures, t.worse, t.better,
+		t.same, t.undecided);
 	if (t.changed)
 		fprintf(o, ", %zu changed with no direction", t.changed);
 	if (t.untested)
-		fprintf(o, ", %zu not testable (fewer than 2 runs a side, or a baseline mean of 0)", t.untested);
+		fprintf(o, ", %zu not testable (fewer than 2 boots a side: boot-to-boot spread unknown; or a baseline mean of 0)", t.untested);
 	if (t.missing)
 		fprintf(o, ", %zu missing (no ok run of this kernel)", t.missing);
 	fputs(".</p>\n", o);
@@ -429,8 +430,7 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"fl\" fill=\"%s\">%+.1f%%", labw + plot + 8, y + 13, col,
 			x->change * 100);
 		if (isfinite(x->q))
-			fprintf(o, " q=%.2g%s", x->q,
-				!x->significant ? "" : (const char *[]){ " worse", " better", " changed" }[cmp_verdict(G, x)]);
+			fprintf(o, " q=%.2g %s", x->q, cmp_word(G, x));
 		fputs("</text></g>", o);
 		y += row;
 	}
@@ -473,10 +473,8 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 				continue;
 			if (isfinite(x->change))
 				fprintf(o, "<td class=\"%s\">%+.1f%% %s%s</td>",
-					x->significant ? (kind == CMP_COUNTER ? "sig" : x->worse ? "worse sig" : "better sig") : "",
-					x->change * 100,
-					kind == CMP_COUNTER ? (x->change > 0 ? "higher" : "lower") : x->worse ? "worse" : "better",
-					x->significant ? " *" : "");
+					!x->significant ? "" : (const char *const[]){ "worse sig", "better sig", "sig" }[cmp_verdict(G, x)],
+					x->change * 100, cmp_word(G, x), x->significant ? " *" : "");
 			else
 				fputs("<td>-</td>", o);
 			if (isfinite(x->lo))
@@ -738,14 +736,20 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	fprintf(o, "<h1>bootbench: is kernel B different from kernel A?</h1>\n<p>%zu kernels, %zu boots, %u runs. Baseline: <b>",
 		c->nkernels, c->nboots, c->nruns);
 	esc(o, c->kernels[c->base].label);
-	fprintf(o, "</b>. A change is marked significant (*) when Welch's t-test p, adjusted by Benjamini&ndash;Hochberg "
+	fprintf(o, "</b>. The boot is the unit: a boot's runs of a figure are averaged first, and n counts boots. "
+		   "A figure is <b>changed</b> (*) when Welch's t-test p (for wall-clock figures with fewer than %d boots "
+		   "a side, the larger of it and the permutation test's p, which holds on bimodal and heavy-tailed figures), "
+		   "adjusted by Benjamini&ndash;Hochberg "
 		   "across all figures of the comparison, gives q &lt; %g, and the change is at least %g%%: at most %g%% of the "
-		   "changes so marked are expected to be chance. Intervals are %g%% (Welch) of each change on its own, relative "
+		   "changes so marked are expected to be chance; <b>unchanged</b> when the %g%% interval lies within "
+		   "&plusmn;%g%% (two one-sided tests); <b>undecided</b> otherwise: not significant is not unchanged. "
+		   "Intervals are %g%% (Welch, on the log of the ratio: never past &minus;100%%) of each change on its own, relative "
 		   "to the baseline mean. Figures whose coefficient of variation exceeds %g%% are marked noisy (~). MDC is the "
-		   "smallest change the runs at hand can detect at 80%% power. Runs are grouped by workload and its every "
+		   "smallest change the boots at hand can detect at 80%% power. Runs are grouped by workload and its every "
 		   "parameter, the layout as built and the tunables that held; <i>what differs</i> names what tells a "
 		   "row from its siblings.</p>\n",
-		c->fdr, c->min_effect * 100, c->fdr * 100, (1 - c->alpha) * 100, c->noisy * 100);
+		CMP_PERM_BELOW, c->fdr, c->min_effect * 100, c->fdr * 100, (1 - 2 * c->alpha) * 100, c->margin * 100,
+		(1 - c->alpha) * 100, c->noisy * 100);
 	if (c->dup_runs)
 		fprintf(o, "<p>%u run records arrived twice (same boot id and sequence number) and were counted once.</p>\n",
 			c->dup_runs);

@@ -15,8 +15,11 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "rng.h"
 #include "stats.h"
+#include "xio.h"
 
 #define PI 3.14159265358979323846
 #define SQRT1_2 0.70710678118654752440
@@ -359,6 +362,121 @@ void welch_ci(const struct sample_stats *a, const struct sample_stats *b, double
 	*hi = diff + w;
 }
 
+int ratio_ci(const struct sample_stats *a, const struct sample_stats *b, double alpha, double *lo, double *hi)
+{
+	double ra, rb, se2, df, w, l;
+	*lo = *hi = NAN;
+	if (a->n < 2 || b->n < 2 || isnan(a->sd) || isnan(b->sd) || !(alpha > 0 && alpha < 1))
+		return 0;
+	if (!(a->mean > 0 && b->mean > 0) || !isfinite(a->mean) || !isfinite(b->mean)) {
+		welch_ci(a, b, alpha, lo, hi);
+		if (a->mean != 0 && isfinite(a->mean)) {
+			*lo /= fabs(a->mean);
+			*hi /= fabs(a->mean);
+		} else {
+			*lo = *hi = NAN;
+		}
+		return 0;
+	}
+	ra = a->sd / a->mean;
+	rb = b->sd / b->mean;
+	ra = ra * ra / (double)a->n;
+	rb = rb * rb / (double)b->n;
+	se2 = ra + rb;
+	l = log(b->mean / a->mean);
+	if (se2 == 0) {
+		*lo = *hi = expm1(l);
+		return 1;
+	}
+	df = 1 / ((ra / se2) * (ra / se2) / (double)(a->n - 1) + (rb / se2) * (rb / se2) / (double)(b->n - 1));
+	w = student_t_crit(alpha, df) * sqrt(se2);
+	*lo = expm1(l - w);
+	*hi = expm1(l + w);
+	return 1;
+}
+
+static double n_choose(size_t n, size_t k)
+{
+	double r = 1;
+	if (k > n - k)
+		k = n - k;
+	for (size_t i = 1; i <= k; i++)
+		r = r * (double)(n - k + i) / (double)i;
+	return r;
+}
+
+double perm_min_p(size_t na, size_t nb)
+{
+	double ways = n_choose(na + nb, na);
+	if (!na || !nb)
+		return NAN;
+	/* equal sizes: a split and its mirror are equally extreme */
+	return (na == nb ? 2 : 1) / (ways > PERM_EXACT_MAX ? PERM_DRAWS + 1.0 : ways);
+}
+
+double perm_test(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb, idx[64];
+	double *v, total = 0, sa = 0, obs, tol, ways, hits = 0, tried = 0;
+	if (!na || !nb)
+		return NAN;
+	v = xcalloc(n, sizeof *v);
+	for (size_t i = 0; i < na; i++)
+		v[i] = a[i], sa += a[i];
+	for (size_t i = 0; i < nb; i++)
+		v[na + i] = b[i];
+	for (size_t i = 0; i < n; i++)
+		total += v[i];
+	obs = fabs((total - sa) / (double)nb - sa / (double)na);
+	/* ties within rounding count as at least as extreme */
+	tol = 1e-9 * (fabs(total) / (double)n + obs) + 1e-300;
+	ways = n_choose(n, na);
+	if (ways <= PERM_EXACT_MAX && na <= sizeof idx / sizeof *idx) {
+		/* every na-subset of the n values, in lexicographic order */
+		for (size_t i = 0; i < na; i++)
+			idx[i] = i;
+		for (;;) {
+			double s = 0;
+			for (size_t i = 0; i < na; i++)
+				s += v[idx[i]];
+			tried++;
+			if (fabs((total - s) / (double)nb - s / (double)na) >= obs - tol)
+				hits++;
+			size_t i = na;
+			while (i > 0 && idx[i - 1] == n - na + i - 1)
+				i--;
+			if (i == 0)
+				break;
+			idx[i - 1]++;
+			for (size_t j = i; j < na; j++)
+				idx[j] = idx[j - 1] + 1;
+		}
+		free(v);
+		return hits / tried;
+	}
+	{
+		uint64_t st = rng_seed(0x9e7);	/* fixed: one data set, one p */
+		double *w = xcalloc(n, sizeof *w);
+		for (unsigned d = 0; d < PERM_DRAWS; d++) {
+			double s = 0;
+			memcpy(w, v, n * sizeof *w);
+			/* the first na of a partial Fisher-Yates shuffle */
+			for (size_t i = 0; i < na; i++) {
+				size_t j = i + (size_t)(rng_next(&st) % (uint64_t)(n - i));
+				double t = w[i];
+				w[i] = w[j];
+				w[j] = t;
+				s += w[i];
+			}
+			if (fabs((total - s) / (double)nb - s / (double)na) >= obs - tol)
+				hits++;
+		}
+		free(w);
+		free(v);
+		return (hits + 1) / (PERM_DRAWS + 1.0);
+	}
+}
+
 double stats_pooled_cov(const struct sample_stats *a, const struct sample_stats *b)
 {
 	if (a->n < 2 || b->n < 2)
@@ -493,9 +611,7 @@ int confirm_look(const struct sample_stats *a, const struct sample_stats *b, dou
 	if (!looks || a->n < 2 || b->n < 2 || !isfinite(a->mean) || a->mean == 0 || !isfinite(b->mean))
 		return CONFIRM_NONE;
 	ch = (b->mean - a->mean) / fabs(a->mean);
-	welch_ci(a, b, 2 * alpha / looks, &l, &h);
-	l /= fabs(a->mean);
-	h /= fabs(a->mean);
+	ratio_ci(a, b, 2 * alpha / looks, &l, &h);
 	if (isfinite(q) && q < fdr / looks && fabs(ch) >= min_effect)
 		v = CONFIRM_CHANGED;
 	else if (isfinite(l) && isfinite(h) && l > -margin && h < margin)

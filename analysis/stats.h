@@ -57,6 +57,29 @@ double normal_quantile(double p);
  * either n < 2; [diff, diff] when both variances are zero. */
 void welch_ci(const struct sample_stats *a, const struct sample_stats *b, double alpha, double *lo, double *hi);
 
+/* 1 - alpha interval of the relative change mean_b / mean_a - 1, on the
+ * log scale where a change cannot pass -100%: log(mean_b / mean_a) +- t *
+ * sqrt(cov_a^2/n_a + cov_b^2/n_b) (the delta method), Welch-Satterthwaite
+ * df from the same two terms, then back to a ratio. Returns 1 when done so;
+ * when the means are not both above 0 (no ratio to take the log of), the
+ * Welch interval of the difference over |mean_a| instead, and 0; NAN
+ * bounds (and 0) when either n < 2. */
+int ratio_ci(const struct sample_stats *a, const struct sample_stats *b, double alpha, double *lo, double *hi);
+
+/* Two-sided permutation test of mean(b) - mean(a): the share of the ways
+ * to split a and b's values into groups of their sizes whose difference of
+ * means is at least as far from 0 as the observed one. Exact while there
+ * are at most PERM_EXACT_MAX ways; past that PERM_DRAWS random splits
+ * (seeded: the same values give the same p), (hits + 1) / (draws + 1).
+ * It holds its level whatever the values' distribution, bimodal and
+ * heavy-tailed included; its smallest p is 2 / C(na + nb, na) for equal
+ * sizes (0.1 at 3 + 3). NAN when either n < 1. */
+#define PERM_EXACT_MAX 200000
+#define PERM_DRAWS 20000
+double perm_test(const double *a, size_t na, const double *b, size_t nb);
+/* The smallest p perm_test can give at these sizes. */
+double perm_min_p(size_t na, size_t nb);
+
 /* The pooled coefficient of variation of two samples, for the two functions
  * below: sqrt(((na-1) cov_a^2 + (nb-1) cov_b^2) / (na + nb - 2)), i.e. the
  * relative variances pooled like variances are. NAN if either cov is. */

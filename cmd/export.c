@@ -257,18 +257,12 @@ static void comparison(const struct exporter *x, const struct cmp_group *G, size
 	const struct cmp *c = &x->c;
 	const struct cmp_cell *a = &G->cell[k];
 	const char *verdict;
-	jw_int(w, "runs", (long long)a->n);
+	jw_int(w, "boots", (long long)a->n);
+	jw_int(w, "runs", (long long)a->runs);
 	num_if(w, "mean", a->s.mean);
 	num_if(w, "cov", a->s.cov);
 	jw_str(w, "baseline", c->kernels[c->base].label);
-	if (k == c->base)
-		verdict = "baseline";
-	else if (a->significant)
-		verdict = cmp_verdict(G, a) == CMP_WORSE ? "worse" : cmp_verdict(G, a) == CMP_BETTER ? "better" : "changed";
-	else if (isfinite(a->p))
-		verdict = "not_significant";
-	else
-		verdict = "untested";
+	verdict = k == c->base ? "baseline" : cmp_word(G, a);
 	num_if(w, "change", a->change);
 	if (isfinite(a->lo) && isfinite(a->hi)) {
 		jw_arr(w, "interval");

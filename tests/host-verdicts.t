@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Verdicts that hold on the noise we get (issue 35), on seeded synthetic
+# records (tests/synth-records.py): the boot is the unit of replication
+# (runs of one boot averaged first; one boot a side tests nothing), the
+# variance is split into boot and run and the table says which to add;
+# changed, unchanged (equivalence shown) and undecided are three words in
+# every output; a figure without a direction is never called better or
+# worse, and a direction word other than higher/lower is warned about;
+# intervals stay above -100%.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BB" ] || skip_all "not built (run make)"
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip_all "no /usr/bin/python3"
+synth() { "$PY" "$TOP/tests/synth-records.py" "$@"; }
+plan 18
+
+# --- the boot is the unit ---
+# A/A, 3 boots a kernel x 3 runs a boot, boot-to-boot sd 3%, run sd 1%,
+# 100 figures: counted run by run, every replicate flagged something
+# (issue 35: 200 of 200); by boot, at most the FDR's share of replicates
+# may (20 seeded replicates here).
+flagged=0
+for s in $(seq 1 20); do
+	synth --boots 3 --runs 3 --figures 100 --boot-cov 0.03 --run-cov 0.01 --seed "$s" >"$T/nested.$s.jsonl"
+	n=$("$BB" compare "$T/nested.$s.jsonl" --csv 2>/dev/null | awk -F, 'NR > 1 && $9 == "0" && $17 == "1"' | wc -l)
+	[ "$n" -gt 0 ] && flagged=$((flagged + 1))
+done
+ok "nested A/A (3 boots x 3 runs, boot sd 3%, run sd 1%, 100 figures): $flagged of 20 replicates flag any figure (at most 2)" \
+	test "$flagged" -le 2
+"$BB" compare "$T/nested.1.jsonl" --csv >"$T/nested.csv" 2>/dev/null
+is "$(head -n 1 "$T/nested.csv" | cut -d, -f10,27-30)" "n,runs,boot_cov,run_cov,narrow_by" "CSV: n (boots), then runs and the variance split"
+is "$(awk -F, 'NR > 1 && $23 == "figure" {print $10 "/" $27}' "$T/nested.csv" | sort -u)" "3/9" "n counts the 3 boots of 9 runs"
+# the split estimates the two sds (pooled over 100 figures and both kernels)
+split=$(awk -F, 'NR > 1 && $23 == "figure" { b += $28 * $28; r += $29 * $29; n++ } END { printf "%.2f %.2f", sqrt(b / n) * 100, sqrt(r / n) * 100 }' "$T/nested.csv")
+set -- $split
+ok "the split finds boot sd ~3% and run sd ~1% (got $1% and $2%)" \
+	awk -v b="$1" -v r="$2" 'BEGIN { exit !(b > 2.4 && b < 3.6 && r > 0.85 && r < 1.15) }'
+is "$(awk -F, 'NR > 1 && $23 == "figure" {print $30}' "$T/nested.csv" | sort | uniq -c | sort -rn | head -n 1 | awk '{print $2}')" \
+	boots "... and says more boots, not more runs, would narrow most figures"
+"$BB" compare "$T/nested.1.jsonl" >"$T/nested.txt" 2>/dev/null
+ok "the table shows runs and the split beside n" grep -Eq 'n=3 \(9 runs; boot sd [0-9.]+%, run sd [0-9.]+%: more (boots|runs)\)' "$T/nested.txt"
+
+# one boot a side, 5 runs each, a 10% change: nothing is tested
+synth --boots 1 --runs 5 --figures 4 --effect 0.10 --run-cov 0.01 --seed 7 >"$T/one.jsonl"
+"$BB" compare "$T/one.jsonl" --csv >"$T/one.csv" 2>/dev/null
+is "$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && ($17 == "1" || $16 != "")' "$T/one.csv" | wc -l)" 0 \
+	"one boot a side (5 runs each, a 10% change): no figure tested, none significant"
+"$BB" compare "$T/one.jsonl" --summary >"$T/one.txt" 2>/dev/null
+ok "... and the summary says boot-to-boot spread is unknown" grep -q 'fewer than 2 boots a side: boot-to-boot spread unknown' "$T/one.txt"
+
+# --- three words ---
+# +10% at CoV 20%, 3 boots a side: not significant, and not "unchanged"
+synth --boots 3 --figures 100 --effect 0.10 --run-cov 0.20 --seed 3 >"$T/wide.jsonl"
+"$BB" compare "$T/wide.jsonl" --csv >"$T/wide.csv" 2>/dev/null
+is "$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $15 == "unchanged"' "$T/wide.csv" | wc -l)" 0 \
+	"+10% at CoV 20%, 3 boots a side: no figure called unchanged"
+"$BB" compare "$T/wide.jsonl" --summary >"$T/wide.txt" 2>/dev/null
+ok "... the summary counts them undecided" grep -Eq '100 figures: [0-9]+ worse, 0 better, 0 unchanged, [0-9]+ undecided' "$T/wide.txt"
+# A/A at CoV 0.5%, 5 boots: equivalence within 2% shown
+synth --boots 5 --figures 20 --run-cov 0.005 --seed 4 >"$T/tight.jsonl"
+"$BB" compare "$T/tight.jsonl" --csv >"$T/tight.csv" 2>/dev/null
+is "$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" {print $15}' "$T/tight.csv" | sort -u)" unchanged \
+	"A/A at CoV 0.5%, 5 boots a side: every figure unchanged (TOST within 2%)"
+"$BB" compare "$T/tight.jsonl" >"$T/tight.txt" 2>/dev/null
+ok "... and the table never says '+0.0% better' of a figure that did not change" \
+	sh -c "grep -q ' unchanged p=' '$T/tight.txt' && ! grep -Eq '[+-][0-9.]+% (better|worse) p=[^*]*$' '$T/tight.txt'"
+
+# --- direction ---
+# no direction, down 20%: "lower", never "better", in text, CSV and HTML
+# (5 boots a side: at 3 the permutation test cannot reach significance)
+synth --boots 5 --figures 1 --effect -0.20 --run-cov 0.01 --better "" --seed 5 >"$T/nodir.jsonl"
+"$BB" compare "$T/nodir.jsonl" --csv >"$T/nodir.csv" 2>/dev/null
+is "$(awk -F, 'NR > 1 && $9 == "0" {print $15, $17}' "$T/nodir.csv")" "lower 1" "no direction, -20%: CSV says lower (significant), not better"
+"$BB" compare "$T/nodir.jsonl" >"$T/nodir.txt" 2>/dev/null
+ok "... the text table says lower, and nothing better or worse" \
+	sh -c "grep -Eq -- '-20\.[0-9]% lower' '$T/nodir.txt' && ! grep -Eq '% (better|worse)' '$T/nodir.txt'"
+"$BB" compare "$T/nodir.jsonl" --html "$T/nodir.html" >/dev/null 2>&1
+ok "... the HTML report neither colours it better nor says so" \
+	sh -c "grep -Eq -- '-20\.[0-9]% lower' '$T/nodir.html' && ! grep -Eq 'class=\"better sig\">-|better\\*|% better' '$T/nodir.html'"
+# a direction word of another spelling: warned about, treated as none
+synth --boots 5 --figures 1 --effect 0.20 --run-cov 0.01 --better Higher --seed 6 >"$T/cap.jsonl"
+"$BB" compare "$T/cap.jsonl" --csv >"$T/cap.csv" 2>"$T/cap.err"
+ok "better: \"Higher\" is warned about" grep -q 'better is "Higher" in 10 figures of runs.*: only "higher" and "lower" are directions' "$T/cap.err"
+is "$(awk -F, 'NR > 1 && $9 == "0" {print $7 "|" $15}' "$T/cap.csv")" "|higher" "... and read as no direction (changed, higher)"
+
+# --- intervals ---
+# a -95% change with 30% noise: the interval stays above -100%
+synth --boots 3 --figures 5 --effect -0.95 --run-cov 0.30 --seed 8 >"$T/drop.jsonl"
+"$BB" compare "$T/drop.jsonl" --csv >"$T/drop.csv" 2>/dev/null
+lo=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $21 != "" { if (m == "" || $21 < m) m = $21 } END { print m }' "$T/drop.csv")
+ok "a -95% change at CoV 30%: every interval's low end above -100% (lowest $lo%)" \
+	awk -v l="$lo" 'BEGIN { exit !(l != "" && l > -100) }'
+done_testing
