@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "defaults.h"
@@ -162,17 +163,63 @@ int write_file(const char *path, const char *text)
 	return n < 0 ? -1 : 0;
 }
 
+/* Into what is not a regular file: written through, never replaced. */
+static int write_through(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), e = 0;
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, buf, len) < 0)
+		e = errno;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	errno = e;
+	return e ? -1 : 0;
+}
+
 int write_file_whole(const char *path, const void *buf, size_t len)
 {
-	size_t pl = strlen(path);
-	char *tmp = malloc(pl + 32);
+	size_t pl;
+	char *tmp, *real = NULL;
 	int fd, e = 0;
-	if (!tmp)
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+			return write_through(path, buf, len);
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			errno = EINVAL;	/* a socket, a block device: not ours to replace */
+			return -1;
+		}
+		/* a symlink to a regular file: replace the target, keep the link */
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			real = realpath(path, NULL);
+			if (!real)
+				return -1;
+			path = real;
+		}
+	} else if (errno != ENOENT) {
 		return -1;
+	} else if (lstat(path, &st) == 0) {
+		errno = ENOENT;	/* a dangling symlink: where it points is not ours to guess */
+		return -1;
+	}
+	pl = strlen(path);
+	tmp = malloc(pl + 32);
+	if (!tmp) {
+		free(real);
+		return -1;
+	}
 	snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
+		e = errno;
 		free(tmp);
+		free(real);
+		errno = e;
 		return -1;
 	}
 	if (write_all(fd, buf, len) < 0 || fsync(fd) < 0)
@@ -184,6 +231,7 @@ int write_file_whole(const char *path, const void *buf, size_t len)
 	if (e)
 		unlink(tmp);
 	free(tmp);
+	free(real);
 	errno = e;
 	return e ? -1 : 0;
 }

@@ -23,7 +23,11 @@ char *read_fd(int fd, size_t max, size_t *lenp);
 char *read_attr(const char *path);
 int write_file(const char *path, const char *text);
 /* Create or replace path with len bytes of buf, whole or not at all: a
- * temporary file beside it, synced, renamed over it. -1 with errno set. */
+ * temporary file beside it, synced, renamed over it. Only a regular file
+ * (or none) is ever replaced: a symlink's target is, the link stays; a
+ * character device or FIFO (/dev/null, /dev/stdout, a pipe) is written
+ * through; a directory, socket or block device is refused (EISDIR,
+ * EINVAL). -1 with errno set. */
 int write_file_whole(const char *path, const void *buf, size_t len);
 
 void *xmalloc(size_t n);

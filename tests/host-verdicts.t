@@ -12,7 +12,7 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no /usr/bin/python3"
 synth() { "$PY" "$TOP/tests/synth-records.py" "$@"; }
-plan 18
+plan 24
 
 # --- the boot is the unit ---
 # A/A, 3 boots a kernel x 3 runs a boot, boot-to-boot sd 3%, run sd 1%,
@@ -90,4 +90,34 @@ synth --boots 3 --figures 5 --effect -0.95 --run-cov 0.30 --seed 8 >"$T/drop.jso
 lo=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $21 != "" { if (m == "" || $21 < m) m = $21 } END { print m }' "$T/drop.csv")
 ok "a -95% change at CoV 30%: every interval's low end above -100% (lowest $lo%)" \
 	awk -v l="$lo" 'BEGIN { exit !(l != "" && l > -100) }'
+
+# --- -o never replaces what is not a regular file ---
+# (export -o /dev/null as root once replaced the device with a file, and
+# every dnsmasq after it failed on its config.)
+"$BB" export --kcidb "$T/nodir.jsonl" -o "$T/plain.json" 2>/dev/null
+ok "export -o FILE writes a file" test -s "$T/plain.json"
+if [ "$(id -u)" = 0 ] && mknod "$T/null" c 1 3 2>/dev/null; then
+	"$BB" export --kcidb "$T/nodir.jsonl" -o "$T/null" 2>/dev/null; rc=$?
+	ok "export -o onto a character device (mknod c 1 3, /dev/null's): exit $rc, and it is still a character device" \
+		sh -c "[ $rc = 0 ] && [ -c '$T/null' ]"
+else
+	skip "mknod needs root"
+fi
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.out" &
+"$BB" export --kcidb "$T/nodir.jsonl" -o "$T/fifo" 2>/dev/null; rc=$?
+wait
+ok "export -o onto a FIFO: written through (exit $rc), still a FIFO, the reader got the JSON" \
+	sh -c "[ $rc = 0 ] && [ -p '$T/fifo' ] && cmp -s '$T/fifo.out' '$T/plain.json'"
+echo old >"$T/target.json"
+ln -s target.json "$T/link.json"
+"$BB" export --kcidb "$T/nodir.jsonl" -o "$T/link.json" 2>/dev/null
+ok "export -o onto a symlink: the link stays a link, its target is replaced" \
+	sh -c "[ -L '$T/link.json' ] && cmp -s '$T/target.json' '$T/plain.json'"
+mkdir "$T/dir"
+"$BB" export --kcidb "$T/nodir.jsonl" -o "$T/dir" 2>"$T/dir.err"; rc=$?
+ok "export -o onto a directory: refused (exit $rc), the directory untouched" sh -c "[ $rc != 0 ] && [ -d '$T/dir' ]"
+ln -s nowhere/x.json "$T/dangling"
+"$BB" export --kcidb "$T/nodir.jsonl" -o "$T/dangling" 2>/dev/null; rc=$?
+ok "export -o onto a dangling symlink: refused (exit $rc), the link untouched" sh -c "[ $rc != 0 ] && [ -L '$T/dangling' ]"
 done_testing

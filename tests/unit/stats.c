@@ -327,6 +327,45 @@ static int driver(void)
 	return 0;
 }
 
+/* The permutation test against splits counted by hand, and the log-scale
+ * interval against scipy (t.ppf on the Welch-Satterthwaite df of the two
+ * relative variances: -0.9340016173997225, -0.8484811353550054). */
+static void check_perm_ratio(void)
+{
+	static const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 }, a2[] = { 1, 2 }, b3b[] = { 3, 4, 5 };
+	static const double same[] = { 7, 7, 7 };
+	static const double x[] = { 100, 110, 90 }, y[] = { 10, 12, 8 };
+	double big_a[40], big_b[40], lo, hi;
+	struct sample_stats sa, sb;
+	is_num(perm_test(a3, 3, b3, 3), 0.1, "perm: 1 2 3 vs 4 5 6: 2 of 20 splits as extreme");
+	is_num(perm_min_p(3, 3), 0.1, "perm: the smallest p at 3 + 3 is 0.1");
+	is_num(perm_test(a2, 2, b3b, 3), 0.2, "perm: 1 2 vs 3 4 5: 2 of 10 splits");
+	is_num(perm_test(same, 3, same, 3), 1, "perm: identical values: p 1");
+	ok(isnan(perm_test(a3, 0, b3, 3)), "perm: an empty side: NAN");
+	for (int i = 0; i < 40; i++) {
+		big_a[i] = 100 + i % 7;
+		big_b[i] = 100 + i % 7 + 0.01 * (i % 3);
+	}
+	{
+		double p = perm_test(big_a, 40, big_b, 40);
+		ok(p > 0.05 && p <= 1, "perm: 40 + 40 nearly equal (random splits): p %g not small", p);
+	}
+	stats_describe(x, 3, &sa);
+	stats_describe(y, 3, &sb);
+	is_int(ratio_ci(&sa, &sb, 0.05, &lo, &hi), 1, "ratio_ci: positive means, on the log scale");
+	is_num(lo, -0.9340016173997225, "ratio_ci: -90%% at CoV 10%%/20%%, low end above -100%%");
+	is_num(hi, -0.8484811353550054, "ratio_ci: high end");
+	stats_describe(same, 3, &sa);
+	stats_describe(same, 3, &sb);
+	ratio_ci(&sa, &sb, 0.05, &lo, &hi);
+	ok(lo == 0 && hi == 0, "ratio_ci: no spread, no change: [0, 0]");
+	{
+		static const double neg[] = { -5, -6, -4 };
+		stats_describe(neg, 3, &sb);
+		is_int(ratio_ci(&sa, &sb, 0.05, &lo, &hi), 0, "ratio_ci: a mean below 0: Welch's difference instead");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--driver"))
@@ -336,7 +375,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 
-	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24);
+	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 11);
 	for (size_t i = 0; i < N(pairs); i++)
 		check_pair(i);
 	for (size_t i = 0; i < N(cdfs); i++)
@@ -357,6 +396,7 @@ int main(int argc, char **argv)
 		       "runs_needed(cov %g, effect %g, alpha %g, power %g)",
 		       runs[i].cov, runs[i].effect, runs[i].alpha, runs[i].power);
 	check_edges();
+	check_perm_ratio();
 	printf("# largest relative error against scipy: %.3g\n", max_rel);
 	return tap_done();
 }
