@@ -300,13 +300,44 @@ static void cell_add_n(struct cmp_group *g, size_t k, double v, size_t m)
 	x->n += m;
 }
 
+/* "6.1.192 rt [tag]" of a boot record, as the columns are labelled. */
+static void boot_label(const struct jv *d, char *out, size_t len)
+{
+	const struct jv *k = json_get(d, "kernel");
+	char rel[65], ver[160];
+	snprintf(rel, sizeof rel, "%s", str_or(k, "release", "unknown"));
+	snprintf(ver, sizeof ver, "%s", str_or(k, "version", ""));
+	clean(rel);
+	clean(ver);
+	kernel_label(rel, ver, out, len);
+	if (json_get_str(d, "tag")) {
+		size_t l = strlen(out);
+		snprintf(out + l, len - l, " [%s]", json_get_str(d, "tag"));
+	}
+	clean(out);
+}
+
 static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 {
 	const struct jv *k = json_get(d, "kernel");
 	struct cmp_boot *b;
 	int ki;
-	if (find_boot(c, id))
-		return;	/* the same boot from two sources (image and console) */
+	size_t have = strmap_get(&c->boot_ix, id);
+	if (have != (size_t)-1) {
+		/* the same boot from two sources (image and console) is one boot;
+		 * one id with two different boot records is no boot at all: its
+		 * runs could be either kernel's */
+		struct cmp_boot *o = &c->boots[have];
+		char label[64];
+		boot_label(d, label, sizeof label);
+		if (!o->conflict && strcmp(o->label, label)) {
+			o->conflict = 1;
+			c->conflicts++;
+			warning("boot id %s has two boot records, kernel %s and kernel %s: its runs are not compared", o->id,
+				o->label, label);
+		}
+		return;
+	}
 	if (c->nboots == c->bcap) {
 		c->bcap = c->bcap ? c->bcap * 2 : 64;
 		c->boots = xrealloc(c->boots, c->bcap * sizeof *c->boots);
@@ -327,12 +358,7 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	clean(b->mode);
 	clean(b->accel);
 	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
-	kernel_label(b->release, b->version, b->label, sizeof b->label);
-	if (json_get_str(d, "tag")) {
-		size_t l = strlen(b->label);
-		snprintf(b->label + l, sizeof b->label - l, " [%s]", json_get_str(d, "tag"));
-		clean(b->label);
-	}
+	boot_label(d, b->label, sizeof b->label);
 	ki = kernel_index(c, b);
 	b->kernel = ki;
 	if (ki >= 0) {
@@ -499,12 +525,13 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 	}
 	if (strcmp(type, "run") || c->boots_only)
 		return;
-	if (seq && seq->t == J_NUM && seq->num >= 0 && seq->num < 4294967296.0 && seq->num == floor(seq->num)) {
+	if (seq && seq->t == J_NUM && seq->num >= 0 && seq->num < 9007199254740992.0 && seq->num == floor(seq->num)) {
 		/* a run that reached us twice (the image and its own console log,
-		 * or two collects) is one run */
+		 * or two collects) is one run; a seq past 32 bits (a hostile or
+		 * odd writer) takes the keyed path, not none */
 		size_t bi = strmap_get(&c->boot_ix, id);
 		int dup;
-		if (bi != (size_t)-1) {
+		if (bi != (size_t)-1 && seq->num < 4294967296.0) {
 			dup = u64set_add(&c->seen, ((unsigned long long)(bi + 1) << 32) | (unsigned long long)seq->num);
 		} else {
 			char key[64];
@@ -528,6 +555,9 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 		if (!b) {
 			b = &unknown;
 			k = kernel_index(c, b);
+		} else if (b->conflict) {
+			c->conflict_runs++;
+			return;
 		} else {
 			k = b->kernel;
 		}

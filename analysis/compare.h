@@ -38,6 +38,7 @@ struct cmp_boot {
 	char release[65], version[160], config[65], userland[65];
 	int kernel;		/* index into kernels, -1 if over the limit */
 	unsigned round;		/* confirmation round: its kernel's boots before it */
+	int conflict;		/* its id came with two different boot records: its runs are skipped */
 };
 
 struct cmp_kernel {
@@ -171,6 +172,7 @@ struct cmp {
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct strmap unit_ix;	/* boot ids without a boot record: their unit */
 	unsigned bad_better;	/* figures whose better was neither "higher" nor "lower" */
+	unsigned conflicts, conflict_runs;	/* boot ids with two boot records, and their runs skipped */
 	char bad_better_eg[32];
 	unsigned long long cur_unit;	/* the run being read: its boot (struct cmp_unit) */
 	unsigned cur_round;

@@ -350,6 +350,9 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 			c->dup_runs);
 	if (c->bad_ids)
 		fprintf(o, "%u records with a boot id that is not 1-32 characters were skipped\n", c->bad_ids);
+	if (c->conflicts)
+		fprintf(o, "%u boot ids came with two different boot records: their %u runs were skipped\n", c->conflicts,
+			c->conflict_runs);
 	if (c->over_kernels)
 		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared (%s)\n", c->over_kernels,
 			CMP_MAX_KERNELS, c->over_names);

@@ -79,7 +79,7 @@ struct exporter {
 	struct xboot *boots;
 	size_t nboots, bcap;
 	struct jw checkouts, builds, tests;
-	unsigned long checkouts_n, builds_n, tests_n, no_boot, not_finite;
+	unsigned long checkouts_n, builds_n, tests_n, no_boot, not_finite, over_kernels;
 };
 
 /* "ORIGIN:" and 32 hex digits of the sha256 of the parts, each length-
@@ -299,7 +299,11 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 	struct run_id rid;
 	struct sbuf path = {0};
 	struct jw *w = &x->tests;
-	if (!cb || bi == (size_t)-1 || cb->kernel < 0) {
+	if (cb && bi != (size_t)-1 && cb->kernel < 0) {
+		x->over_kernels++;	/* its kernel is past CMP_MAX_KERNELS */
+		return;
+	}
+	if (!cb || bi == (size_t)-1) {
 		x->no_boot++;
 		return;
 	}
@@ -425,7 +429,11 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 	char err[160];
 	struct jv *v;
 	const char *type, *id;
-	if (x->pass == 0 && !memmem(line, len, "\"type\":\"boot\"", 13))
+	/* pass 0 wants boot records only: skip the lines that cannot be one
+	 * without parsing them. Any spacing is valid JSON (Python's json.dumps
+	 * puts a blank after the colon), so look for the value alone: a run
+	 * record that holds "boot" somewhere is parsed and its type decides. */
+	if (x->pass == 0 && !memmem(line, len, "\"boot\"", 6))
 		return;
 	v = json_parse(line, len, err, sizeof err);
 	if (!v) {
@@ -546,6 +554,13 @@ int export_main(int argc, char **argv)
 			x.no_boot);
 	if (x.not_finite)
 		warning("%lu figures are not finite numbers: not exported", x.not_finite);
+	if (x.over_kernels)
+		warning("%lu runs of kernels past the first %d were not exported (compare's limit): export them apart",
+			x.over_kernels, CMP_MAX_KERNELS);
+	if (!x.tests_n && !rc) {
+		warning("no test to export: no run record with a boot record in these sources");
+		rc = 1;
+	}
 	jw_init(&top);
 	jw_obj(&top, NULL);
 	jw_obj(&top, "version");

@@ -12,7 +12,7 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no /usr/bin/python3"
 synth() { "$PY" "$TOP/tests/synth-records.py" "$@"; }
-plan 24
+plan 30
 
 # --- the boot is the unit ---
 # A/A, 3 boots a kernel x 3 runs a boot, boot-to-boot sd 3%, run sd 1%,
@@ -90,6 +90,28 @@ synth --boots 3 --figures 5 --effect -0.95 --run-cov 0.30 --seed 8 >"$T/drop.jso
 lo=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $21 != "" { if (m == "" || $21 < m) m = $21 } END { print m }' "$T/drop.csv")
 ok "a -95% change at CoV 30%: every interval's low end above -100% (lowest $lo%)" \
 	awk -v l="$lo" 'BEGIN { exit !(l != "" && l > -100) }'
+
+# --- one reading of a record ---
+# JSON with blanks after the separators (Python's json.dumps) is JSON: export
+# read none of it and exited 0 (issue 35)
+synth --boots 5 --figures 2 --effect 0.10 --spaced --seed 9 >"$T/spaced.jsonl"
+"$BB" export --kcidb "$T/spaced.jsonl" -o "$T/spaced.json" 2>"$T/spaced.err"; rc=$?
+ok "export of spaced JSON lines: exit $rc, $(tail -n 1 "$T/spaced.err")" \
+	sh -c "[ $rc = 0 ] && grep -q '2 checkouts, 2 builds, 30 tests' '$T/spaced.err'"
+grep -v '"type": "boot"' "$T/spaced.jsonl" >"$T/noboot.jsonl"
+"$BB" export --kcidb "$T/noboot.jsonl" -o "$T/noboot.json" 2>"$T/noboot.err"; rc=$?
+ok "export with nothing to export: exit 1, saying why" sh -c "[ $rc = 1 ] && grep -q 'no test to export' '$T/noboot.err'"
+# a seq past 32 bits still de-duplicates; one id with two kernels is refused
+b='"type":"boot","data":{"kernel":{"release":"6.1.0-%s","version":"#1"},"mode":"wallclock"}}\n'
+r='{"seq":%s,"boot_id":"%s","type":"run","data":{"workload":"w","layout":{"name":"l"},"status":"ok","metrics":[{"name":"x","value":1,"unit":"s","better":"lower"}]}}\n'
+{ printf "{\"seq\":1,\"boot_id\":\"c1\",$b" A; printf "{\"seq\":1,\"boot_id\":\"c1\",$b" B; printf "$r" 2 c1
+  printf "{\"seq\":1,\"boot_id\":\"c2\",$b" A; printf "$r" 4294967301 c2; printf "$r" 4294967301 c2; } >"$T/odd.jsonl"
+"$BB" compare "$T/odd.jsonl" >"$T/odd.txt" 2>"$T/odd.err"
+ok "seq 2^32+5 twice: counted once" grep -q '^1 run records arrived twice' "$T/odd.txt"
+ok "one boot id, two kernels: refused, naming both" \
+	grep -q 'boot id c1 has two boot records, kernel 6.1.0-A and kernel 6.1.0-B: its runs are not compared' "$T/odd.err"
+ok "... its run skipped and counted" grep -q '^1 boot ids came with two different boot records: their 1 runs were skipped' "$T/odd.txt"
+ok "... so the kernel has one run, not two" grep -q '1 kernels, 2 boots, 1 runs' "$T/odd.txt"
 
 # --- -o never replaces what is not a regular file ---
 # (export -o /dev/null as root once replaced the device with a file, and
