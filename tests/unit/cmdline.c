@@ -38,7 +38,7 @@ static const struct {
 	{ "bootbench.disks=a,,b", 0, "bad value for bootbench.disks: \"a,,b\" (expected names separated by commas)" },
 	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
 	{ "bootbench.profile=on", 1, NULL },
-	{ "bootbench.profile=1", 0, "bad value for bootbench.profile: \"1\" (expected one of on|off)" },
+	{ "bootbench.profile=1", 0, "bad value for bootbench.profile: \"1\" (expected one of on|perf|off)" },
 	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
 	{ "bootbench.foo=1 bootbench.plan=x", 1,
 	  "unknown key bootbench.foo ignored (valid: plan, disks, readonly, results, reboot, shell, lava, debug, monitor_ms, mode, accel, profile, tag, qemu, nonce, upload, ip, netmask, mac)" },

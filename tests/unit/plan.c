@@ -126,9 +126,9 @@ static const struct {
 	  "quick.plan:1: bad value for timeout: \"86401\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout 5m\n" L W, "quick.plan:1: bad value for timeout: \"5m\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout\n" L W, "quick.plan:1: timeout takes one value: timeout SECONDS" },
-	{ "profile yes\n" L W, "quick.plan:1: bad value for profile: \"yes\" (expected on or off)" },
+	{ "profile yes\n" L W, "quick.plan:1: bad value for profile: \"yes\" (expected on, perf or off)" },
 	{ "profile on\nprofile off\n" L W, "quick.plan:2: profile given twice (first on line 1)" },
-	{ "profile\n" L W, "quick.plan:1: profile takes one value: profile on|off" },
+	{ "profile\n" L W, "quick.plan:1: profile takes one value: profile on|perf|off" },
 	/* requires */
 	{ "requires\n" L W, "quick.plan:1: requires needs KEY=VALUE (layer=NAME[,NAME], memory=SIZE, disks=N, cpus=N)" },
 	{ "requires layer\n" L W, "quick.plan:1: requires: \"layer\" is not KEY=VALUE" },
@@ -638,13 +638,31 @@ static void limits(void)
 	sb_free(&sb);
 }
 
+/* profile off|on|perf: perf is a level of its own, the command line's
+ * word reads the same way, and anything else is off. */
+static void profile_levels(void)
+{
+	static const char text[] = "profile perf\nlayout t tmpfs=1M\nworkload null\n";
+	struct plan p;
+	char err[512] = "";
+	int rc = plan_parse("p.plan", text, strlen(text), check, &p, err, sizeof err);
+	is_int(rc, 0, "profile perf parses");
+	is_int(rc ? -1 : p.profile, PROFILE_PERF, "profile perf: the perf level");
+	if (!rc)
+		plan_free(&p);
+	is_int(profile_level("on"), PROFILE_TICK, "profile_level(on): the tick profile");
+	is_int(profile_level("off"), PROFILE_OFF, "profile_level(off)");
+	is_int(profile_level("bogus"), PROFILE_OFF, "profile_level of another word: off");
+	is_str(profile_name(PROFILE_PERF), "perf", "profile_name(PROFILE_PERF)");
+}
+
 int main(void)
 {
 	size_t nbad = sizeof bad / sizeof *bad;
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 53 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5);
+	tap_plan(nbad * 2 + 53 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5 + 6);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;
@@ -661,5 +679,6 @@ int main(void)
 	readonly_layout();
 	workload_first();
 	limits();
+	profile_levels();
 	return tap_done();
 }
