@@ -163,7 +163,8 @@ demo:
 # Fidelity and speed against reference tools on this host (not tests): ratios
 # ours/reference for dd, fio, hdparm, bonnie++, ab, wrk, iperf3, sqlite3, and
 # the field's tools through our workloads against Debian's fio, perf, rt-tests;
-# and compare's time and peak memory on a synthetic fleet (10,000 boots).
+# compare's time and peak memory on a synthetic fleet (10,000 boots); and how
+# often its verdicts mislead on simulated noise (scripts/bench-verdicts).
 bench: all
 	scripts/bench-storage
 	scripts/bench-net
@@ -172,6 +173,7 @@ bench: all
 	scripts/bench-nfs
 	scripts/bench-pg
 	scripts/bench-compare
+	scripts/bench-verdicts
 	scripts/bench-velocity
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.

@@ -6,6 +6,7 @@
  * time linear in their records and memory linear in their figures.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -904,15 +905,27 @@ static void decide(const struct cmp *c, const struct cmp_group *G, size_t k)
 	x->decision = isfinite(lo) && isfinite(hi) && lo > -c->margin && hi < c->margin ? CMP_D_UNCHANGED : CMP_D_UNDECIDED;
 }
 
-/* The permutation test on two cells' boot means. */
-static double cell_perm(const struct cmp_cell *a, const struct cmp_cell *x)
+/* Wall-clock cells of few boots are judged by the permutation test too
+ * (why: docs/compare.md, "The statistics"); deterministic boots repeat by
+ * construction and keep Welch alone. One rule for every look. */
+static int wants_perm(const struct cmp_group *G, size_t na, size_t nb)
+{
+	return strcmp(G->mode, "deterministic") && G->kind != CMP_PROFILE && (na < CMP_PERM_BELOW || nb < CMP_PERM_BELOW);
+}
+
+/* The permutation test on two cells' boot means, of the boots of rounds
+ * before `rounds` (all: UINT_MAX), as a look of the rounds sees them. */
+static double cell_perm(const struct cmp_cell *a, const struct cmp_cell *x, unsigned rounds)
 {
 	double *va = xcalloc(a->nunits + 1, sizeof *va), *vx = xcalloc(x->nunits + 1, sizeof *vx), p;
+	size_t na = 0, nx = 0;
 	for (size_t i = 0; i < a->nunits; i++)
-		va[i] = a->units[i].m.mean;
+		if (a->units[i].round < rounds)
+			va[na++] = a->units[i].m.mean;
 	for (size_t i = 0; i < x->nunits; i++)
-		vx[i] = x->units[i].m.mean;
-	p = perm_test(va, a->nunits, vx, x->nunits);
+		if (x->units[i].round < rounds)
+			vx[nx++] = x->units[i].m.mean;
+	p = perm_test(va, na, vx, nx);
 	free(va);
 	free(vx);
 	return p;
@@ -1049,6 +1062,12 @@ static void confirm_family(struct cmp *c, const char *mode, size_t k)
 			moments_stats(&mb, &sb[m]);
 			g[m] = i;
 			p[m] = welch_t_test(&sa[m], &sb[m], NULL, NULL);
+			if (wants_perm(G, sa[m].n, sb[m].n) && isfinite(p[m])) {
+				/* the same rule as the look without rounds */
+				double pp = cell_perm(a, x, j >= c->rounds ? UINT_MAX : j);
+				if (pp > p[m])
+					p[m] = pp;
+			}
 			m++;
 		}
 		bh_adjust(p, q, m);
@@ -1186,7 +1205,8 @@ int cmp_option(struct cmp *c, const char *opt, const char *val)
 	else if (!strcmp(opt, "--fdr"))
 		c->fdr = option_num(opt, val, 0, 1, "between 0 and 1, e.g. 0.05");
 	else if (!strcmp(opt, "--alpha"))
-		c->alpha = option_num(opt, val, 0, 1, "between 0 and 1, e.g. 0.05");
+		/* below 0.5: the equivalence test uses the 1 - 2 alpha interval */
+		c->alpha = option_num(opt, val, 0, 0.5, "above 0 and below 0.5, e.g. 0.05");
 	else if (!strcmp(opt, "--min-effect"))
 		c->min_effect = option_num(opt, val, -1e-300, 1e6, "a percentage, e.g. 0.5") / 100;
 	else if (!strcmp(opt, "--noisy"))
@@ -1301,15 +1321,12 @@ int cmp_finish(struct cmp *c)
 				double cov, mdc;
 				size_t n = x->n < a->n ? x->n : a->n;
 				x->p = welch_t_test(&a->s, &x->s, NULL, NULL);
-				x->perm_p = NAN;
-				if (strcmp(G->mode, "deterministic") && G->kind != CMP_PROFILE &&
-				    (x->n < CMP_PERM_BELOW || a->n < CMP_PERM_BELOW) &&
-				    isfinite(x->p)) {
+				if (wants_perm(G, a->n, x->n) && isfinite(x->p)) {
 					/* wall-clock boot means may be bimodal or heavy-tailed,
 					 * where Welch at few boots is far too sure: the
 					 * permutation test holds its level on any shape, and
 					 * the larger p of the two decides */
-					x->perm_p = cell_perm(a, x);
+					x->perm_p = cell_perm(a, x, UINT_MAX);
 					if (x->perm_p > x->p)
 						x->p = x->perm_p;
 				}
@@ -1335,8 +1352,13 @@ int cmp_finish(struct cmp *c)
 	for (size_t g = 0; g < c->ngroups; g++)
 		for (size_t k = 0; k < c->nkernels; k++) {
 			struct cmp_cell *x = &c->groups[g].cell[k];
+			/* and its interval excludes no change: the test (on the
+			 * values) and the interval (on the log of the ratio) differ
+			 * where the baseline is very noisy, and a change is called
+			 * only where both say so */
 			x->significant = k != c->base && isfinite(x->q) && x->q < c->fdr && isfinite(x->change) &&
-					 fabs(x->change) >= c->min_effect;
+					 fabs(x->change) >= c->min_effect &&
+					 !(isfinite(x->lo) && isfinite(x->hi) && x->lo <= 0 && x->hi >= 0);
 			decide(c, &c->groups[g], k);
 		}
 	if (c->rounds)

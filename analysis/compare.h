@@ -82,7 +82,7 @@ struct cmp_cell {
 	double cov_boot, cov_run;
 	/* vs the baseline, NAN when not computable: change and its 1-alpha
 	 * interval as fractions of the baseline mean, Welch p, BH q */
-	double p, q, change, lo, hi;
+	double p, q, change, lo, hi;	/* p: Welch's, or the permutation test's where larger (perm_p) */
 	double perm_p;		/* wall-clock, fewer than CMP_PERM_BELOW boots: the permutation
 				 * test's p (p is the larger of it and Welch's), else NAN */
 	int significant, noisy, worse;	/* worse/better only for a figure with a direction */
@@ -111,7 +111,7 @@ struct cmp_group {
 	struct cmp_cell *cell;	/* one per kernel: grown as kernels appear, to nkernels by cmp_finish */
 	size_t ncell;
 	double mdc;		/* fraction of the baseline mean */
-	size_t n5;		/* runs per kernel to detect 5% */
+	size_t n5;		/* boots per kernel to detect 5% (normal approximation) */
 	size_t xid;		/* its experiment: index into cmp.exps */
 };
 
@@ -271,7 +271,8 @@ int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x);
  * other value (a record's other words are warned about when read). */
 int cmp_direction(const char *better);
 /* The one word for cell x against the baseline, in every output: worse,
- * better, changed (no direction), unchanged, undecided, untested. */
+ * better (changed, with a direction), higher or lower (changed, none),
+ * unchanged, undecided, untested. */
 const char *cmp_word(const struct cmp_group *G, const struct cmp_cell *x);
 /* "boots" or "runs": which would narrow this cell's mean more, from its
  * variance split; NULL when the split is unknown (one run a boot). */

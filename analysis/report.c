@@ -403,8 +403,8 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 			static const char *const cols[] = { "#c00", "#080", "#a60" }, *const cls[] = { "reg", "imp", "chg" };
 			int v = cmp_verdict(G, x);
 			col = x->significant ? cols[v] : "#999";
-			fprintf(o, "<g class=\"%s\"><text x=\"16\" y=\"%d\" class=\"fl\">", x->significant ? cls[v] : "same",
-				y + 13);
+			fprintf(o, "<g class=\"%s\"><text x=\"16\" y=\"%d\" class=\"fl\">",
+				x->significant ? cls[v] : x->decision == CMP_D_UNCHANGED ? "same" : "undecided", y + 13);
 		}
 		if (G->label[0]) {
 			esc(o, G->label);

@@ -390,10 +390,13 @@ void run_identity(const struct jv *data, struct run_id *id)
 	software_key(&id->tunables, json_get(data, "details"));
 	/* a run made with profile on (docs/why.md) carries "delays": its
 	 * delay accounting cost a fork loop ~3%, so it never pools with plain
-	 * runs, and the row says so where both exist */
+	 * runs, and the row says so where both exist; one sampled by perf too
+	 * (profile perf: up to 10% on a fork loop) pools with neither */
 	if (json_get(data, "delays")) {
+		const struct jv *asked = json_get(json_get(data, "perf"), "asked");
+		int perf = asked && asked->t == J_BOOL && asked->b;
 		next_pair(&id->tunables);
-		sb_puts(&id->tunables, "profile=on");
+		sb_puts(&id->tunables, perf ? "profile=perf" : "profile=on");
 	}
 }
 

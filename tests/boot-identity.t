@@ -31,8 +31,8 @@ is "$rc" 0 "compare $g vs $r"
 sed -n '/^== figures/,/^$/p' "$T/cmp" | sed 's/^/# /'
 rows=$(sed -n '/^== figures/,/^$/p' "$T/cmp" | grep '^tcpbw \[' | grep -c ' bandwidth ')
 is "$rows" 4 "tcpbw bandwidth: 2 parameter sets x 2 scheduler outcomes = 4 rows"
-is "$(sed -n '/^== figures/,/^$/p' "$T/cmp" | grep '^tcpbw \[' | grep ' bandwidth ' | grep -c ' n=2 .* n=2 ')" 4 \
-	"... each with 2 runs a kernel (never pooled)"
+is "$(sed -n '/^== figures/,/^$/p' "$T/cmp" | grep '^tcpbw \[' | grep ' bandwidth ' | grep -c ' n=1 (2 runs[;)].* n=1 (2 runs[;)]')" 4 \
+	"... each with 2 runs of one boot a kernel (never pooled; n counts boots)"
 ok "rows are labelled with the message size" sh -c "grep -q '^tcpbw \[msg=64K ' '$T/cmp' && grep -q '^tcpbw \[msg=8K ' '$T/cmp'"
 ok "the refused scheduler is shown as refused" grep -q '^tcpbw \[msg=64K scheduler=bfq(refused:vd[a-z]=mq-deadline)\]' "$T/cmp"
 

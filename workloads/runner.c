@@ -213,6 +213,7 @@ static void parse_child_report(struct run_outcome *o, const char *text, size_t l
 
 static struct why {
 	int on;			/* profile on */
+	int level;		/* PROFILE_* */
 	struct kprof_live kp;
 	struct perf_live perf;	/* perf record around each run, when perf can run */
 	int perf_on;		/* this run's recording was switched on */
@@ -224,7 +225,8 @@ static struct why {
 void run_why_begin(int profile)
 {
 	run_why_end();
-	why.on = profile;
+	why.on = profile != PROFILE_OFF;
+	why.level = profile;
 	if (!profile)
 		return;
 	if (kprof_open(&why.kp) < 0)
@@ -238,7 +240,8 @@ void run_why_begin(int profile)
 	if (profile < PROFILE_PERF) {
 		memset(&why.perf, 0, sizeof why.perf);	/* no session: perf_close has nothing to close */
 		why.perf.ctl = why.perf.ack = why.perf.err = -1;
-		snprintf(why.perf.why, sizeof why.perf.why, "not asked for (plan: profile perf)");
+		snprintf(why.perf.why, sizeof why.perf.why,
+			 "not asked for (plan profile perf, or bootbench.profile=perf)");
 	} else if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ) < 0)
 		warning("profile perf, but no perf samples: %s (the tick profile alone says where the kernel was)",
 			why.perf.why);
@@ -413,6 +416,9 @@ static char *perf_member(struct why_after *x)
 	why.perf_on = 0;
 	jw_init(&w);
 	jw_obj(&w, NULL);
+	/* asked: the plan's (or the command line's) profile perf; a run made so
+	 * carries perf's cost whether or not it got samples, and compare keys it */
+	jw_bool(&w, "asked", why.level >= PROFILE_PERF);
 	if (rc < 0 || !f.samples) {
 		jw_bool(&w, "available", 0);
 		jw_str(&w, "reason", err[0] ? err : "perf recorded no sample");

@@ -143,7 +143,8 @@ struct run_outcome {
 	char *pressure;		/* PSI deltas: every run */
 	char *profile;		/* the kernel's sampled profile: with profile on */
 	char *delays;		/* delay accounting summed over the workload's processes: with profile on */
-	char *perf;		/* perf's samples of the run, folded call stacks: with profile on */
+	char *perf;		/* perf's samples of the run, folded call stacks: with profile perf
+				 * (with profile on: why there are none) */
 };
 
 /* The "why" instruments for the runs that follow (PROFILE_*, lib/plan.h):

@@ -349,6 +349,10 @@ static void check_perm_ratio(void)
 	{
 		double p = perm_test(big_a, 40, big_b, 40);
 		ok(p > 0.05 && p <= 1, "perm: 40 + 40 nearly equal (random splits): p %g not small", p);
+		for (int i = 0; i < 40; i++)
+			big_b[i] = big_a[i] + 3;
+		p = perm_test(big_a, 40, big_b, 40);
+		ok(p < 0.001 && p >= 1.0 / (PERM_DRAWS + 1), "perm: 40 + 40 shifted by 3 (random splits): p %g at its floor", p);
 	}
 	stats_describe(x, 3, &sa);
 	stats_describe(y, 3, &sb);
@@ -375,7 +379,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 
-	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 11);
+	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12);
 	for (size_t i = 0; i < N(pairs); i++)
 		check_pair(i);
 	for (size_t i = 0; i < N(cdfs); i++)
