@@ -43,7 +43,7 @@ int main(void)
 	struct sbuf sb = {0};
 	struct jw w;
 
-	tap_plan(22);
+	tap_plan(21);
 	static const char perf[] =
 		"forkexec \n"
 		"\tffffffff81000030\n"
