@@ -239,10 +239,11 @@ static void grow_cells(struct cmp_group *g, size_t n)
 	g->ncell = n;
 }
 
-/* A run's value: into the run sums, and (figures and counters) into its
- * boot's. A boot's runs come together in every source we write, so the
- * boot is looked for at the end only; a boot met again later (records
- * interleaved by hand) gets a second entry, merged by cmp_finish. */
+/* A run's value: figures and counters into its boot's sums (cell_by_boot
+ * makes the cell's from them), profile shares into the cell's own. A boot's
+ * runs come together in every source we write, so the boot is looked for
+ * at the end only; a boot met again later (records interleaved by hand)
+ * gets a second entry, merged by cmp_finish. */
 static void cell_add(struct cmp *c, struct cmp_group *g, size_t k, double v, const char *inforce)
 {
 	struct cmp_cell *cell;
@@ -261,22 +262,21 @@ static void cell_add(struct cmp *c, struct cmp_group *g, size_t k, double v, con
 			u->round = c->cur_round;
 		}
 		moments_add(&u->m, v);
+	} else {
+		double d = v - cell->mean;
+		if (!cell->n || v < cell->min)
+			cell->min = v;
+		if (!cell->n || v > cell->max)
+			cell->max = v;
+		cell->n++;
+		cell->mean += d / cell->n;
+		cell->m2 += d * (v - cell->mean);
 	}
-	{
-	double d = v - cell->mean;
-	if (!cell->n || v < cell->min)
-		cell->min = v;
-	if (!cell->n || v > cell->max)
-		cell->max = v;
-	cell->n++;
-	cell->mean += d / cell->n;
-	cell->m2 += d * (v - cell->mean);
 	if (!cell->inforce)
 		cell->inforce = xstrdup(inforce);
 	else if (strcmp(cell->inforce, inforce) && strcmp(cell->inforce, "*")) {
 		free(cell->inforce);
 		cell->inforce = xstrdup("*");
-	}
 	}
 }
 
@@ -886,23 +886,20 @@ static void bh_family(struct cmp *c, const char *mode, int kind, size_t k)
 	free(q);
 }
 
-/* The one verdict of a tested cell, with or without rounds: changed
- * (significant after FDR, past the floor), unchanged (equivalence shown:
- * the 1-2alpha interval of the change within +-margin, two one-sided
- * tests), or undecided (neither: not significant is not unchanged). */
+/* The one verdict of a tested cell: a look of the rounds' rule
+ * (confirm_look) made once, over every boot: changed (significant after
+ * FDR, past the floor, its interval leaving out 0), unchanged (the
+ * 1-2alpha interval within +-margin: two one-sided tests), or undecided
+ * (neither: not significant is not unchanged). */
 static void decide(const struct cmp *c, const struct cmp_group *G, size_t k)
 {
 	struct cmp_cell *x = &G->cell[k], *a = &G->cell[c->base];
-	double lo, hi;
-	x->decision = CMP_D_NONE;
-	if (k == c->base || !isfinite(x->p))
-		return;
-	if (x->significant) {
-		x->decision = CMP_D_CHANGED;
-		return;
-	}
-	ratio_ci(&a->s, &x->s, 2 * c->alpha, &lo, &hi);
-	x->decision = isfinite(lo) && isfinite(hi) && lo > -c->margin && hi < c->margin ? CMP_D_UNCHANGED : CMP_D_UNDECIDED;
+	int v = CONFIRM_NONE;
+	if (k != c->base && isfinite(x->p) && isfinite(x->change))
+		v = confirm_look(&a->s, &x->s, x->q, 1, c->fdr, c->alpha, c->margin, c->min_effect, NULL, NULL, NULL);
+	x->decision = v == CONFIRM_CHANGED ? CMP_D_CHANGED : v == CONFIRM_UNCHANGED ? CMP_D_UNCHANGED :
+		      v == CONFIRM_UNDECIDED ? CMP_D_UNDECIDED : CMP_D_NONE;
+	x->significant = x->decision == CMP_D_CHANGED;
 }
 
 /* Wall-clock cells of few boots are judged by the permutation test too
@@ -949,8 +946,10 @@ static void cell_by_boot(const struct cmp *c, struct cmp_cell *x)
 	struct moments bm = {0};
 	double ssw = 0, s2run = NAN;
 	size_t m = 0;
-	x->runs = x->n;
+	x->runs = 0;
 	x->cov_boot = x->cov_run = NAN;
+	for (size_t i = 0; i < x->nunits; i++)
+		x->runs += x->units[i].m.n;
 	if (!x->nunits)
 		return;
 	qsort(x->units, x->nunits, sizeof *x->units, by_unit);
@@ -1350,17 +1349,8 @@ int cmp_finish(struct cmp *c)
 				if (k != c->base)
 					bh_family(c, c->modes[m], kind, k);
 	for (size_t g = 0; g < c->ngroups; g++)
-		for (size_t k = 0; k < c->nkernels; k++) {
-			struct cmp_cell *x = &c->groups[g].cell[k];
-			/* and its interval excludes no change: the test (on the
-			 * values) and the interval (on the log of the ratio) differ
-			 * where the baseline is very noisy, and a change is called
-			 * only where both say so */
-			x->significant = k != c->base && isfinite(x->q) && x->q < c->fdr && isfinite(x->change) &&
-					 fabs(x->change) >= c->min_effect &&
-					 !(isfinite(x->lo) && isfinite(x->hi) && x->lo <= 0 && x->hi >= 0);
-			decide(c, &c->groups[g], k);
-		}
+		for (size_t k = 0; k < c->nkernels; k++)
+			decide(c, &c->groups[g], k);	/* sets significant */
 	if (c->rounds)
 		confirm_all(c);
 	make_labels(c);
@@ -1412,6 +1402,19 @@ int cmp_verdict(const struct cmp_group *G, const struct cmp_cell *x)
 	if (G->kind != CMP_FIGURE || !cmp_direction(G->better))
 		return CMP_CHANGED;
 	return x->worse ? CMP_WORSE : CMP_BETTER;
+}
+
+/* Which would narrow the mean more: another boot, or more runs a boot?
+ * The mean of B boots of r runs varies by s2_boot/B + s2_run/(B r): more
+ * runs shrink only the second term, so they help only while it is the
+ * larger; a boot shrinks both. */
+const char *cmp_narrow_by(const struct cmp_cell *x)
+{
+	double r;
+	if (!isfinite(x->cov_boot) || !isfinite(x->cov_run) || !x->n)
+		return NULL;
+	r = (double)x->runs / (double)x->n;
+	return x->cov_boot * x->cov_boot >= x->cov_run * x->cov_run / r ? "boots" : "runs";
 }
 
 int cmp_direction(const char *better)

@@ -66,9 +66,9 @@ struct cmp_unit {
 #define CMP_PERM_BELOW 30
 
 struct cmp_cell {
-	/* running sums (Welford) of the runs while records are read; after
-	 * cmp_finish, of the boot means (figures and counters: n counts boots)
-	 * or still of the runs (profile shares) */
+	/* sums (Welford): of the boot means, made from units by cmp_finish
+	 * (figures and counters: n counts boots), or of the runs as read
+	 * (profile shares, not yet by boot: docs/why.md) */
 	size_t n;
 	double mean, m2, min, max;
 	struct sample_stats s;

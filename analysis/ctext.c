@@ -27,18 +27,6 @@ static void fmt_val(char *out, size_t len, double v)
 		snprintf(out, len, "%.4g", v);
 }
 
-/* Which would narrow the mean more: another boot, or more runs a boot?
- * The mean of B boots of r runs varies by s2_boot/B + s2_run/(B r): more
- * runs shrink only the second term, so they help only while it is the
- * larger; a boot shrinks both. */
-const char *cmp_narrow_by(const struct cmp_cell *x)
-{
-	double r;
-	if (!isfinite(x->cov_boot) || !isfinite(x->cov_run) || !x->n)
-		return NULL;
-	r = (double)x->runs / (double)x->n;
-	return x->cov_boot * x->cov_boot >= x->cov_run * x->cov_run / r ? "boots" : "runs";
-}
 
 static const char *split_text(const struct cmp_cell *x)
 {
