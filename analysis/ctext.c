@@ -246,7 +246,7 @@ static void print_table(const struct cmp *c, FILE *o, const char *mode, int kind
 	fprintf(o, " %7s %4s\n", "MDC", "n5%");
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *G = &c->groups[g];
-		char what[512], cell[96];
+		char what[512], cell[256];	/* a cell: mean, CoV, n, runs and their split, INVALID */
 		int sig = 0;
 		if (G->kind != kind || strcmp(G->mode, mode))
 			continue;

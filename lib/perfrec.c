@@ -129,6 +129,13 @@ static void remove_files(const struct perf_live *l)
 		closedir(d);
 }
 
+void perf_none(struct perf_live *l, const char *why)
+{
+	memset(l, 0, sizeof *l);
+	l->ctl = l->ack = l->err = -1;
+	snprintf(l->why, sizeof l->why, "%s", why);
+}
+
 int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned hz)
 {
 	int ctl[2], ack[2], err[2];

@@ -33,6 +33,8 @@ struct perf_live {
 	size_t npending;
 };
 
+/* No session, and why (perf_close then has nothing to close). */
+void perf_none(struct perf_live *l, const char *why);
 /* Start the session (events off): 0, or -1 with why (no perf, no perf
  * events in this kernel, perf would not start). */
 int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned hz);

@@ -751,9 +751,9 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 	if (!strcmp(d, "profile")) {
 		if (parse_once(c, ws, &seen[3], "profile", "profile on|perf|off", &arg) < 0)
 			return -1;
-		if (strcmp(arg, "on") && strcmp(arg, "off") && strcmp(arg, "perf"))
-			return fail(c, "bad value for profile: \"%s\" (expected on, perf or off)", arg);
 		p->profile = profile_level(arg);
+		if (p->profile < 0)
+			return fail(c, "bad value for profile: \"%s\" (expected on, perf or off)", arg);
 		return 0;
 	}
 	if (!strcmp(d, "requires"))
@@ -973,14 +973,18 @@ size_t plan_expand(const struct plan *p, struct plan_run **out)
 	return k;
 }
 
+/* The profile words, indexed by level: the one table for both ways. */
+static const char *const profile_words[] = { [PROFILE_OFF] = "off", [PROFILE_TICK] = "on", [PROFILE_PERF] = "perf" };
+
 int profile_level(const char *word)
 {
-	if (word && !strcmp(word, "perf"))
-		return PROFILE_PERF;
-	return word && !strcmp(word, "on") ? PROFILE_TICK : PROFILE_OFF;
+	for (int i = 0; word && i < (int)(sizeof profile_words / sizeof *profile_words); i++)
+		if (!strcmp(word, profile_words[i]))
+			return i;
+	return -1;
 }
 
 const char *profile_name(int level)
 {
-	return level == PROFILE_PERF ? "perf" : level == PROFILE_TICK ? "on" : "off";
+	return level >= 0 && level < (int)(sizeof profile_words / sizeof *profile_words) ? profile_words[level] : "off";
 }

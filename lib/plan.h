@@ -53,7 +53,7 @@
  * CPU-bound figures up to 10% and moves deterministic ones, so the cheap
  * tick profile and delays do not bring it along. */
 enum { PROFILE_OFF, PROFILE_TICK, PROFILE_PERF };
-int profile_level(const char *word);	/* "off", "on", "perf"; anything else is off */
+int profile_level(const char *word);	/* "off", "on", "perf"; -1 for any other word */
 const char *profile_name(int level);
 
 struct kvpair {

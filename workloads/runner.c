@@ -212,8 +212,7 @@ static void parse_child_report(struct run_outcome *o, const char *text, size_t l
 /* ---- why: profile, pressure, delays ---- */
 
 static struct why {
-	int on;			/* profile on */
-	int level;		/* PROFILE_* */
+	int level;		/* PROFILE_*: off, or which instruments */
 	struct kprof_live kp;
 	struct perf_live perf;	/* perf record around each run, when perf can run */
 	int perf_on;		/* this run's recording was switched on */
@@ -225,7 +224,6 @@ static struct why {
 void run_why_begin(int profile)
 {
 	run_why_end();
-	why.on = profile != PROFILE_OFF;
 	why.level = profile;
 	if (!profile)
 		return;
@@ -238,10 +236,7 @@ void run_why_begin(int profile)
 	 * forkexec) and moves deterministic figures. The host's
 	 * `bootbench run --profile` may name another perf. */
 	if (profile < PROFILE_PERF) {
-		memset(&why.perf, 0, sizeof why.perf);	/* no session: perf_close has nothing to close */
-		why.perf.ctl = why.perf.ack = why.perf.err = -1;
-		snprintf(why.perf.why, sizeof why.perf.why,
-			 "not asked for (plan profile perf, or bootbench.profile=perf)");
+		perf_none(&why.perf, "not asked for (plan profile perf, or bootbench.profile=perf)");
 	} else if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ) < 0)
 		warning("profile perf, but no perf samples: %s (the tick profile alone says where the kernel was)",
 			why.perf.why);
@@ -256,13 +251,13 @@ void run_why_begin(int profile)
 
 void run_why_end(void)
 {
-	if (!why.on)
+	if (!why.level)
 		return;
 	kprof_close(&why.kp);
 	perf_close(&why.perf);
 	ts_close(&why.ts);
 	delayacct_restore(why.delayacct_was);
-	why.on = 0;
+	why.level = PROFILE_OFF;
 }
 
 static char *member_text(void (*fn)(struct jw *, void *), void *arg)
@@ -282,7 +277,7 @@ static char *member_text(void (*fn)(struct jw *, void *), void *arg)
 
 static void why_before(void)
 {
-	if (why.on) {
+	if (why.level) {
 		ts_drain(&why.ts);
 		ts_reset(&why.ts);
 		kprof_reset(&why.kp);	/* clearing 14 MB of counters: not for perf to see */
@@ -364,13 +359,13 @@ static struct why_after *why_stop(void)
 	if (!x)
 		return NULL;
 	x->perf_rc = -1;
-	if (why.on && why.perf_on) {
+	if (why.level && why.perf_on) {
 		/* first: what follows (copying the tick profile) is not the run's */
 		x->perf_rc = perf_pause(&why.perf);
 		if (x->perf_rc < 0)
 			snprintf(x->perf_err, sizeof x->perf_err, "%s", why.perf.why);
 	}
-	if (why.on)
+	if (why.level)
 		x->prof_rc = kprof_snapshot(&why.kp, x->err, sizeof x->err);
 	psi_sample(&x->after);
 	return x;
@@ -447,7 +442,7 @@ static void why_collect(struct run_outcome *o, struct why_after *x, int leftover
 		return;
 	}
 	o->pressure = member_text(j_pressure, x);
-	if (why.on) {
+	if (why.level) {
 		if (x->prof_rc == 0) {
 			int was = why.kp.loaded;
 			x->prof_rc = kprof_resolve(&why.kp, &x->top, &x->step, x->err, sizeof x->err);
@@ -537,7 +532,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			 * interval, not as they come: waking for each would put the
 			 * watchdog into a fork loop's figures. The socket holds 16 MiB
 			 * meanwhile; what overflows it is said in the record. */
-			if (why.on)
+			if (why.level)
 				ts_drain(&why.ts);
 			next_sample += monitor_ms / 1000.0;
 			if (next_sample < now)
@@ -589,7 +584,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 	wx = why_stop();
 	ctr_tick(&o->mon, mono_now());
 	/* the workload's own children, if any escaped, die with its group */
-	leftovers = why.on && group_running(pid);
+	leftovers = why.level && group_running(pid);
 	kill(-pid, SIGKILL);
 	why_collect(o, wx, leftovers);
 	if (WIFSIGNALED(st)) {

@@ -652,7 +652,7 @@ static void profile_levels(void)
 		plan_free(&p);
 	is_int(profile_level("on"), PROFILE_TICK, "profile_level(on): the tick profile");
 	is_int(profile_level("off"), PROFILE_OFF, "profile_level(off)");
-	is_int(profile_level("bogus"), PROFILE_OFF, "profile_level of another word: off");
+	is_int(profile_level("bogus"), -1, "profile_level of another word: -1, for the caller to refuse");
 	is_str(profile_name(PROFILE_PERF), "perf", "profile_name(PROFILE_PERF)");
 }
 
