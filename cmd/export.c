@@ -80,7 +80,7 @@ struct exporter {
 	struct xboot *boots;
 	size_t nboots, bcap;
 	struct jw checkouts, builds, tests;
-	unsigned long checkouts_n, builds_n, tests_n, no_boot, not_finite, over_kernels;
+	unsigned long checkouts_n, builds_n, tests_n, no_boot, not_finite, over_kernels, conflict_runs;
 };
 
 /* "ORIGIN:" and 32 hex digits of the sha256 of the parts, each length-
@@ -302,6 +302,10 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 	struct jw *w = &x->tests;
 	if (cb && bi != (size_t)-1 && cb->kernel < 0) {
 		x->over_kernels++;	/* its kernel is past CMP_MAX_KERNELS */
+		return;
+	}
+	if (cb && cb->conflict) {
+		x->conflict_runs++;	/* its boot id came with two kernels: compare said so */
 		return;
 	}
 	if (!cb || bi == (size_t)-1) {
@@ -558,6 +562,9 @@ int export_main(int argc, char **argv)
 	if (x.over_kernels)
 		warning("%lu runs of kernels past the first %d were not exported (compare's limit): export them apart",
 			x.over_kernels, CMP_MAX_KERNELS);
+	if (x.conflict_runs)
+		warning("%lu runs of boot ids that came with two different boot records were not exported",
+			x.conflict_runs);
 	if (!x.tests_n && !rc) {
 		warning("no test to export: no run record with a boot record in these sources");
 		rc = 1;

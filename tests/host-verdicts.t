@@ -12,7 +12,7 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no /usr/bin/python3"
 synth() { "$PY" "$TOP/tests/synth-records.py" "$@"; }
-plan 31
+plan 32
 
 # --- the boot is the unit ---
 # A/A, 3 boots a kernel x 3 runs a boot, boot-to-boot sd 3%, run sd 1%,
@@ -124,6 +124,9 @@ ok "one boot id, two kernels: refused, naming both" \
 	grep -q 'boot id c1 has two boot records, kernel 6.1.0-A and kernel 6.1.0-B: its runs are not compared' "$T/odd.err"
 ok "... its run skipped and counted" grep -q '^1 boot ids came with two different boot records: their 1 runs were skipped' "$T/odd.txt"
 ok "... so the kernel has one run, not two" grep -q '1 kernels, 2 boots, 1 runs' "$T/odd.txt"
+"$BB" export --kcidb "$T/odd.jsonl" -o "$T/odd.json" 2>"$T/odd.xerr"
+ok "... and export leaves its run out too, saying so" \
+	sh -c "grep -q '1 runs of boot ids that came with two different boot records were not exported' '$T/odd.xerr' && [ \$(jq '[.tests[] | select(.misc.boot_id == \"c1\")] | length' '$T/odd.json') = 0 ]"
 
 # --- -o never replaces what is not a regular file ---
 # (export -o /dev/null as root once replaced the device with a file, and
