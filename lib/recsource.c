@@ -74,6 +74,11 @@ static int put_utf8(struct sbuf *sb, unsigned long c)
  * decoded into out: JSON's escapes and YAML's own (\x.., \U........, \e,
  * \N, \_, \L, \P, \0, \a, \v, \ and an escaped blank), as PyYAML writes
  * them. 0, or -1 when it is not one (no closing quote, a bad escape). */
+static int hexval(char h)
+{
+	return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+}
+
 static int yaml_dq(const char *p, const char *end, struct sbuf *out)
 {
 	static const char from[] = "abtnvfre \"/\\\t0";
@@ -108,16 +113,74 @@ static int yaml_dq(const char *p, const char *end, struct sbuf *out)
 			int h;
 			if (++p == end)
 				return -1;
-			h = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 :
-			    *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
-			if (h < 0)
+			if ((h = hexval(*p)) < 0)
 				return -1;
 			c = c << 4 | (unsigned)h;
+		}
+		/* a high surrogate and its low one as JSON writes a character
+		 * past U+FFFF (\ud83d\ude00): one character */
+		if (digits == 4 && c >= 0xd800 && c <= 0xdbff && end - p > 6 && p[1] == '\\' && p[2] == 'u') {
+			unsigned long lo = 0;
+			int i;
+			for (i = 3; i < 7; i++) {
+				int h = hexval(p[i]);
+				if (h < 0)
+					break;
+				lo = lo << 4 | (unsigned)h;
+			}
+			if (i == 7 && lo >= 0xdc00 && lo <= 0xdfff) {
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				p += 6;
+			}
 		}
 		if (put_utf8(out, c) < 0)
 			return -1;
 	}
 	return -1;
+}
+
+/* In a LAVA line (a flow mapping, JSON-like), the value of key `name`:
+ * `"name"`, blanks, ':', blanks; a pointer to the value's first byte, or
+ * NULL. LAVA writes ", " and ": " between members; a log passed through a
+ * JSON tool may have none, or more: any spacing is read. */
+static const char *lava_value(const char *p, size_t ll, const char *name)
+{
+	const char *end = p + ll;
+	size_t nl = strlen(name);
+	for (const char *k = p; k + nl + 2 <= end; k++) {
+		if (*k != '"' || memcmp(k + 1, name, nl) || k[nl + 1] != '"')
+			continue;
+		const char *v = k + nl + 2;
+		while (v < end && (*v == ' ' || *v == '\t'))
+			v++;
+		if (v >= end || *v != ':')
+			continue;
+		for (v++; v < end && (*v == ' ' || *v == '\t'); v++)
+			;
+		return v < end ? v : NULL;
+	}
+	return NULL;
+}
+
+/* A LAVA line's start: "{" then "dt" as the first key, any spacing, after
+ * lavacli's "- " if there is one. */
+static int lava_start(const char *p, size_t ll)
+{
+	size_t i = 0;
+	if (ll >= 2 && p[0] == '-' && p[1] == ' ')
+		i = 2;
+	if (i >= ll || p[i] != '{')
+		return 0;
+	for (i++; i < ll && (p[i] == ' ' || p[i] == '\t'); i++)
+		;
+	return ll - i >= 4 && !memcmp(p + i, "\"dt\"", 4);
+}
+
+/* lvl is "target": the line is the device's console */
+static int lava_target(const char *p, size_t ll)
+{
+	const char *v = lava_value(p, ll, "lvl");
+	return v && (size_t)(p + ll - v) >= 8 && !memcmp(v, "\"target\"", 8);
 }
 
 /* A line of a LAVA job log (lava-run's output, or `lavacli jobs logs
@@ -133,15 +196,13 @@ static int yaml_dq(const char *p, const char *end, struct sbuf *out)
  * decode, or a console line LAVA cut out as too long (both reported). */
 static int lava_line(const char *src, const char *p, size_t ll, unsigned long lineno, record_line_fn fn, void *ctx)
 {
-	static const char key[] = "\"msg\": \"";
-	const char *end = p + ll, *m = memmem(p, ll, key, strlen(key)), *rec;
+	const char *end = p + ll, *m, *rec;
 	struct sbuf msg = { 0 }, line = { 0 };
 	char where[40];
 	int found = 0;
-	static const char target[] = "\"lvl\": \"target\"";
-	if (!memmem(p, ll, target, strlen(target)) || !m)
+	if (!lava_target(p, ll))
 		return 0;
-	if (yaml_dq(m + strlen(key), end, &msg) < 0 || !msg.s) {
+	if (!(m = lava_value(p, ll, "msg")) || *m != '"' || yaml_dq(m + 1, end, &msg) < 0 || !msg.s) {
 		warning("%s: line %lu: a LAVA log line with a record that does not decode: skipped", src, lineno);
 		sb_free(&msg);
 		return -1;
@@ -169,14 +230,15 @@ static int one_line(const char *src, char *p, size_t ll, unsigned long lineno, r
 	size_t rl;
 	/* LAVA's stand-in for a console line of 10^6 bytes or more: it may
 	 * have been a record (a record may reach 4 MiB) */
-	static const char cut[] = "\"lvl\": \"target\", \"msg\": \"<line way too long ...>\"";
-	if (ll > 8 && (!memcmp(p, "{\"dt\":", 6) || !memcmp(p, "- {\"dt\":", 8)) && memmem(p, ll, cut, sizeof cut - 1)) {
+	static const char cut[] = "\"<line way too long ...>\"";
+	int lava = lava_start(p, ll);
+	const char *m = lava ? lava_value(p, ll, "msg") : NULL;
+	if (m && lava_target(p, ll) && (size_t)(p + ll - m) >= sizeof cut - 1 && !memcmp(m, cut, sizeof cut - 1)) {
 		warning("%s: line %lu: LAVA left out a console line of 10^6 bytes or more (a record, perhaps)", src, lineno);
 		return -1;
 	}
 	/* LAVA's log of a console line: quotes escaped, the line a YAML string */
-	if (ll > 8 && (!memcmp(p, "{\"dt\":", 6) || !memcmp(p, "- {\"dt\":", 8)) &&
-	    memmem(p, ll, CONSOLE_PREFIX "{\\", strlen(CONSOLE_PREFIX) + 2))
+	if (lava && memmem(p, ll, CONSOLE_PREFIX "{\\", strlen(CONSOLE_PREFIX) + 2))
 		return lava_line(src, p, ll, lineno, fn, ctx);
 	if (ll >= 8 && !memcmp(p, "{\"seq\":", 7)) {
 		json = p;	/* a line of `bootbench collect` output */

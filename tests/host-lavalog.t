@@ -13,7 +13,7 @@
 command -v jq >/dev/null || skip_all "jq not installed"
 /usr/bin/python3 -c 'import lava_common.log' 2>/dev/null ||
 	skip_all "no lava_common (package lava-dispatcher; scripts/install-deps installs it)"
-plan 6
+plan 8
 
 "$BB" run null >"$T/r.jsonl" 2>/dev/null
 # strings a record may carry: quotes, backslashes (JSON escapes), UTF-8,
@@ -26,10 +26,10 @@ jq -c '.data.params.note = "a \"quoted\" back\\slash, \\\" both, é ünï 😀, 
 	echo 'a line with "quotes" and \backslashes\'
 	sed 's/^/BOOTBENCH /' "$T/odd.jsonl"
 } >"$T/console.log"
-/usr/bin/python3 - "$T/console.log" "$T/lava.log" "$T/raw.log" <<'PY'
-import sys
+/usr/bin/python3 - "$T/console.log" "$T/lava.log" "$T/raw.log" "$T/compact.log" "$T/wide.log" <<'PY'
+import json, sys, yaml
 from lava_common.log import dump
-src, out, raw = sys.argv[1:4]
+src, out, raw, compact, wide = sys.argv[1:6]
 def lava(line):
     # lava_dispatcher.shell.ShellLogger.write's replacements, in its order
     for k, v in (("\n\n", "\n"), ("\r", ""), ('"', '\\"'), ("\x1b", "")):
@@ -40,6 +40,13 @@ with open(src, encoding="utf-8") as f, open(out, "w") as o, open(raw, "w") as r:
         o.write(dump({"dt": "2026-12-03T00:00:00.000000", "lvl": "info", "msg": "a dispatcher line"}) + "\n")
         o.write(lava(line) + "\n")
         r.write("- " + lava(line) + "\n")
+# the same log passed through a JSON tool: no spaces (and characters past
+# U+FFFF as surrogate pairs), or more of them
+with open(out, encoding="utf-8") as f, open(compact, "w") as c, open(wide, "w") as w:
+    for line in f:
+        d = yaml.safe_load(line)  # LAVA's escapes (\a) are YAML's, not JSON's
+        c.write(json.dumps(d, separators=(",", ":")) + "\n")
+        w.write(json.dumps(d, separators=(" ,  ", " :\t"), ensure_ascii=False).replace("{", "{ ", 1) + "\n")
 PY
 "$BB" collect "$T/console.log" >"$T/want" 2>/dev/null
 "$BB" collect "$T/lava.log" >"$T/got" 2>"$T/err"; rc=$?
@@ -48,6 +55,10 @@ ok "... giving exactly the console's records ($(wc -l <"$T/want") records, quote
 	sh -c "[ -s '$T/want' ] && cmp -s '$T/want' '$T/got'"
 "$BB" collect "$T/raw.log" >"$T/got2" 2>/dev/null
 ok "... and lavacli's raw log (lines that start '- ')" cmp -s "$T/want" "$T/got2"
+"$BB" collect "$T/compact.log" >"$T/got4" 2>/dev/null
+ok "... and the log as compact JSON (no spaces, \\ud83d\\ude00 for one character)" cmp -s "$T/want" "$T/got4"
+"$BB" collect "$T/wide.log" >"$T/got5" 2>/dev/null
+ok "... and with more spaces and tabs than LAVA writes" cmp -s "$T/want" "$T/got5"
 ok "the odd record's note came through intact" \
 	test "$(grep -c 'BOOTBENCH {x' "$T/got")" = "$(grep -c 'BOOTBENCH {x' "$T/odd.jsonl")"
 # damage: an escape YAML does not have, and LAVA's stand-in for a long line
