@@ -26,6 +26,8 @@ for k in $KS; do
 	jq -c 'select(.type=="run") | .data' "$T/$k.all" > "$T/$k.runs"
 	is "$(jq -r '"\(.workload):\(.status)"' "$T/$k.runs" | sort | uniq -c | awk '{printf "%s:%s ", $2, $1}')" \
 		"cyclictest:ok:2 fio:ok:4 hackbench:ok:1 perfbench:ok:5 " "$k: 12 runs, all ok"
+	# a run that failed says why here: the test's directory goes at exit
+	jq -r 'select(.status != "ok") | "\(.workload) \(.params | tostring): \(.status): \(.reason)"' "$T/$k.runs" | sed 's/^/#   /'
 	all_true "$T/$k.runs" 'select(.workload=="fio") | (.layout.name == "field-ramdisk-ext2") == (.params.options == "direct=1")' &&
 		pass "$k: fio on the ramdisk with O_DIRECT, on tmpfs without" || fail "$k: fio's direct= per layout"
 	all_true "$T/$k.runs" '(.metrics | length > 0) and all(.metrics[]; (.unit | length > 0) and (.better == "higher" or .better == "lower") and (.value | type == "number"))' &&
