@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Deterministic mode (QEMU instruction counting): 3 boots each of the generic
-# and rt kernels, interleaved, light plan. Every ramdisk-layout figure (touch's fsync loop: 6%) repeats
+# and rt kernels, interleaved, light plan. Every ramdisk-layout figure (touch's fsync loop: 3%) repeats
 # within 2% (CoV) on each kernel, fork/exec within 0.1%, and compare marks the
 # fork/exec figure as a significant difference between the kernels with only
 # 3 boots each. The boots are profiled (docs/why.md): the three boots of
@@ -30,16 +30,17 @@ is "$(awk -F, 'NR > 1 {print $1}' "$T/det.csv" | sort -u)" deterministic "the fi
 # fsyncs a run): docs/determinism.md measured it at 1.2-1.3% CoV in
 # deterministic boots, and two CI runs of 2026-12-02 failed at 1.42% and
 # 1.29% (generic), one passed at 0.24%.
-# touch's write_fsync is the exception, held to 6%: its 100 fsyncs meet
-# jbd2's commit and the flusher's timers at points that move with the
-# results disk's virtio writes between runs (host I/O, outside the
-# instruction count): CI measured 1.29%, 1.42%, 5.5% and 3.4% CoV on
-# generic (2026-12-02 to 12-04).
+# touch's write_fsync was the exception (100 fsyncs a run: CI measured
+# 1.29%, 1.42%, 5.5% and 3.4% CoV, 2026-12-02 to 12-04): its loop meets
+# timers whose phase moves with the results disk's virtio writes between
+# runs (host I/O, outside the instruction count). 1000 fsyncs a run spread
+# that fixed cost thinner (docs/determinism.md: 3.4% -> 0.7% spread over 8
+# runs); it is held to 3% for now, the others to 2%.
 worst=$(awk -F, 'NR > 1 && $23 == "figure" && $3 == "ramdisk-ext2" && $10 >= 2 && $5 != "write_fsync" { c = $13 * 100; if (c > m) { m = c; w = $8 "/" $5 } } END { printf "%.3f%% (%s)", m, w }' "$T/det.csv")
 fs=$(awk -F, 'NR > 1 && $23 == "figure" && $3 == "ramdisk-ext2" && $5 == "write_fsync" { c = $13 * 100; if (c > m) m = c } END { printf "%.3f", m }' "$T/det.csv")
 # Each awk check fails when no row matches: an empty table is no evidence.
-ok "every ramdisk-layout figure but write_fsync has CoV below 2% (worst $worst), write_fsync below 6% (${fs}%)" \
-	awk -F, 'NR > 1 && $23 == "figure" && $3 == "ramdisk-ext2" && $10 >= 2 { n++; if ($13 >= ($5 == "write_fsync" ? 0.06 : 0.02)) bad = 1 } END { exit bad || !n }' "$T/det.csv"
+ok "every ramdisk-layout figure but write_fsync has CoV below 2% (worst $worst), write_fsync below 3% (${fs}%)" \
+	awk -F, 'NR > 1 && $23 == "figure" && $3 == "ramdisk-ext2" && $10 >= 2 { n++; if ($13 >= ($5 == "write_fsync" ? 0.03 : 0.02)) bad = 1 } END { exit bad || !n }' "$T/det.csv"
 fe=$(awk -F, 'NR > 1 && $3 == "ramdisk-ext2" && $5 == "forkexec_us" { c = $13 * 100; if (c > m) m = c } END { printf "%.3f", m }' "$T/det.csv")
 ok "fork/exec CoV below 0.1% on both kernels (worst ${fe}%)" \
 	awk -F, 'NR > 1 && $3 == "ramdisk-ext2" && $5 == "forkexec_us" { n++; if ($13 >= 0.001) bad = 1 } END { exit bad || !n }' "$T/det.csv"
