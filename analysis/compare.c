@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -910,6 +911,26 @@ static int wants_perm(const struct cmp_group *G, size_t na, size_t nb)
 	return strcmp(G->mode, "deterministic") && G->kind != CMP_PROFILE && (na < CMP_PERM_BELOW || nb < CMP_PERM_BELOW);
 }
 
+/* Rounds that stop: would the rounds left decide an undecided figure, at
+ * the change and boot-to-boot spread seen after `look` looks? The boots a
+ * side at the budget are those so far and as many a round again. Judged
+ * from 3 boots a side: two boots' spread is one degree of freedom, too
+ * wild to end a series on. 0 when they would (or cannot say yet), else
+ * about how many more boots a side it needs (SIZE_MAX: none would do). */
+static size_t confirm_more(const struct cmp *c, const struct cmp_group *G, const struct sample_stats *a,
+			   const struct sample_stats *b, unsigned look)
+{
+	size_t have = a->n < b->n ? a->n : b->n, budget, need;
+	if (have < 3 || !look)
+		return 0;
+	budget = have + (size_t)(c->rounds - look) * (have / look ? have / look : 1);
+	need = boots_to_decide(a, b, c->rounds, c->fdr, c->alpha, c->margin, c->min_effect,
+			       wants_perm(G, 0, 0) ? CMP_PERM_BELOW : 0);
+	if (!need || need <= budget)
+		return 0;
+	return need == SIZE_MAX ? SIZE_MAX : need - have;
+}
+
 /* The permutation test on two cells' boot means, of the boots of rounds
  * before `rounds` (all: UINT_MAX), as a look of the rounds sees them. */
 static double cell_perm(const struct cmp_cell *a, const struct cmp_cell *x, unsigned rounds)
@@ -1079,6 +1100,9 @@ static void confirm_family(struct cmp *c, const char *mode, size_t k)
 			if (v == CONFIRM_NONE || x->confirm == CONFIRM_CHANGED || x->confirm == CONFIRM_UNCHANGED)
 				continue;
 			x->confirm = v;
+			x->more = 0;
+			if (v == CONFIRM_UNDECIDED)
+				x->more = confirm_more(c, &c->groups[g[i]], &sa[i], &sb[i], j);
 			x->conf_change = ch;
 			x->conf_lo = lo;
 			x->conf_hi = hi;
@@ -1120,6 +1144,17 @@ int cmp_cares(const struct cmp *c, const struct cmp_group *G)
 	return 0;
 }
 
+const char *cmp_more_text(const struct cmp_cell *x, char *buf, size_t n)
+{
+	if (x->confirm != CONFIRM_UNDECIDED || !x->more)
+		snprintf(buf, n, "%s", "");
+	else if (x->more == SIZE_MAX)
+		snprintf(buf, n, "not decidable at this noise with any number of boots");
+	else
+		snprintf(buf, n, "not decidable at this noise: about %zu more boots a side", x->more);
+	return buf;
+}
+
 void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
 {
 	memset(t, 0, sizeof *t);
@@ -1144,9 +1179,10 @@ void cmp_confirm_tally(const struct cmp *c, struct cmp_confirm_tally *t)
 				t->changed++;
 			else if (x->confirm == CONFIRM_UNCHANGED)
 				t->unchanged++;
-			else if (x->confirm == CONFIRM_UNDECIDED)
+			else if (x->confirm == CONFIRM_UNDECIDED) {
 				t->undecided++;
-			else if (x->n >= 2 && G->cell[c->base].n >= 2)
+				t->futile += x->more != 0;
+			} else if (x->n >= 2 && G->cell[c->base].n >= 2)
 				t->untestable++;	/* samples on both, and still no test: no round helps */
 			else if (x->n && G->cell[c->base].n)
 				t->undecided++;	/* measured on both, not testable yet: one round is not a sample */
@@ -1167,6 +1203,10 @@ void cmp_confirm_json(const struct cmp *c, const struct cmp_group *G, size_t k, 
 		jw_int(w, "round", x->confirm_round);
 	jw_int(w, "looks", x->looks);
 	jw_int(w, "max_rounds", c->rounds);
+	if (x->more == SIZE_MAX)
+		jw_str(w, "not_decidable", "at this noise, with any number of boots");
+	else if (x->more)
+		jw_int(w, "not_decidable_more_boots", (long long)x->more);
 	jw_str(w, "rule", "Bonferroni over a fixed maximum of looks; TOST for unchanged");
 	jw_num(w, "equivalence_margin", c->margin);
 	if (isfinite(x->conf_lo) && isfinite(x->conf_hi)) {

@@ -100,6 +100,9 @@ struct cmp_cell {
 	int confirm;
 	unsigned confirm_round, looks;
 	double conf_change, conf_lo, conf_hi;
+	size_t more;		/* undecided at the last look, and not decidable within the rounds
+				 * left at its observed noise: about this many more boots a side
+				 * (SIZE_MAX: none would do); 0 otherwise (boots_to_decide) */
 };
 
 struct cmp_group {
@@ -196,8 +199,14 @@ int cmp_option_takes_value(const char *opt);
  * figure without --care) of every kernel against the baseline, how many
  * changed, unchanged, undecided; *looks the fewest looks made (complete
  * rounds, at most cmp.rounds). */
+/* An undecided figure's "not decidable at this noise: about N more boots a
+ * side" (cmp_cell.more), or "": the same words in every output. */
+const char *cmp_more_text(const struct cmp_cell *x, char *buf, size_t n);
+
 struct cmp_confirm_tally {
 	size_t changed, unchanged, undecided;
+	size_t futile;		/* of the undecided: not decidable within the rounds left at their
+				 * observed noise (cmp_cell.more): they hold no round open */
 	size_t untestable;	/* measured twice or more on both, never testable (a zero
 				 * baseline mean, settings that differ): no round helps */
 	size_t figures;	/* figures cared for, on any kernel against the baseline */

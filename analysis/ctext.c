@@ -306,7 +306,7 @@ static void print_confirm(const struct cmp *c, FILE *o, const char *mode)
 			for (size_t g = 0; g < c->ngroups; g++) {
 				const struct cmp_group *G = &c->groups[g];
 				const struct cmp_cell *x;
-				char title[256], when[32];
+				char title[256], when[32], more[96];
 				if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || k >= G->ncell)
 					continue;
 				x = &G->cell[k];
@@ -317,9 +317,10 @@ static void print_confirm(const struct cmp *c, FILE *o, const char *mode)
 					snprintf(when, sizeof when, "round %u", x->confirm_round);
 				else
 					snprintf(when, sizeof when, "%u looks", x->looks);
-				fprintf(o, "    %-9s %-9s %+6.2f%% [%+.2f%%, %+.2f%%]  %s%s\n", cmp_confirm_name(x->confirm), when,
+				cmp_more_text(x, more, sizeof more);
+				fprintf(o, "    %-9s %-9s %+6.2f%% [%+.2f%%, %+.2f%%]  %s%s%s%s\n", cmp_confirm_name(x->confirm), when,
 					x->conf_change * 100, x->conf_lo * 100, x->conf_hi * 100, title,
-					cmp_cares(c, G) ? "" : "  (not cared for)");
+					cmp_cares(c, G) ? "" : "  (not cared for)", *more ? "  -- " : "", more);
 			}
 	}
 }

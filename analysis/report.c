@@ -694,14 +694,17 @@ static void confirm_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *G = &c->groups[g];
 		const struct cmp_cell *x;
-		char title[256];
+		char title[256], more[96];
 		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || k >= G->ncell || !G->cell[k].confirm)
 			continue;
 		x = &G->cell[k];
 		cmp_group_title(G, title, sizeof title);
 		fputs("<tr><td class=\"l\">", o);
 		esc(o, title);
-		fprintf(o, "</td><td class=\"l\">%s</td>", cmp_confirm_name(x->confirm));
+		fprintf(o, "</td><td class=\"l\">%s", cmp_confirm_name(x->confirm));
+		if (*cmp_more_text(x, more, sizeof more))
+			fprintf(o, "<br><small>%s</small>", more);	/* our own words: nothing to escape */
+		fputs("</td>", o);
 		if (x->confirm_round)
 			fprintf(o, "<td>%u of %u</td>", x->confirm_round, x->looks);
 		else

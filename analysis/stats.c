@@ -516,6 +516,65 @@ size_t runs_needed(double cov, double effect, double alpha, double power)
 	return v < 2 ? 2 : (size_t)v;
 }
 
+/* The smallest n (boots a side) with s2 (t_p(2n - 2) / d)^2 <= n: Welch's
+ * df at equal sizes and spreads. Holds for every n past the first that
+ * does (t falls as n grows): doubled from the normal estimate until it
+ * holds, then bisected. INFINITY past 10^6. */
+static int boots_enough(double s2, double p, double d, double n)
+{
+	double t = student_t_quantile(p, 2 * n - 2);
+	return s2 * (t / d) * (t / d) <= n;
+}
+
+static double boots_for(double s2, double p, double d)
+{
+	double z = normal_quantile(p), lo = ceil(s2 * (z / d) * (z / d)), hi;
+	if (lo < 2)
+		lo = 2;
+	if (!(lo < 1e6))
+		return INFINITY;
+	for (hi = lo; !boots_enough(s2, p, d, hi); hi *= 2)
+		if (hi > 1e6)
+			return INFINITY;
+	if (hi == lo)
+		return lo;
+	/* boots_enough(hi), not boots_enough(lo) */
+	while (hi - lo > 1) {
+		double mid = floor((lo + hi) / 2);
+		if (boots_enough(s2, p, d, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+size_t boots_to_decide(const struct sample_stats *a, const struct sample_stats *b, unsigned looks, double fdr,
+		       double alpha, double margin, double min_effect, size_t perm_below)
+{
+	double ch, s2, need = INFINITY;
+	if (!looks || a->n < 2 || b->n < 2 || !(a->mean > 0) || !(b->mean > 0) || !isfinite(a->sd) || !isfinite(b->sd))
+		return 0;
+	ch = fabs(b->mean - a->mean) / a->mean;
+	s2 = (a->sd / a->mean) * (a->sd / a->mean) + (b->sd / b->mean) * (b->sd / b->mean);
+	if (ch >= min_effect && ch > 0) {
+		double n = boots_for(s2, 1 - fdr / looks / 2, ch);
+		/* the permutation test, where it applies, cannot go below 2 / C(2n, n) */
+		size_t m = 2;
+		while (m < perm_below && perm_min_p(m, m) >= fdr / looks)
+			m++;
+		need = n > (double)m ? n : (double)m;
+	}
+	if (ch < margin) {
+		double n = boots_for(s2, 1 - alpha / looks, margin - ch);
+		if (n < need)
+			need = n;
+	}
+	if (!(need < 1e6))
+		return SIZE_MAX;
+	return (size_t)need;
+}
+
 struct bh_item {
 	double p;
 	size_t i;

@@ -80,6 +80,21 @@ double perm_test(const double *a, size_t na, const double *b, size_t nb);
 /* The smallest p perm_test can give at these sizes. */
 double perm_min_p(size_t na, size_t nb);
 
+/* Rounds that stop: the boots a side at which a look of confirm_look's
+ * rule (Bonferroni over `looks`, FDR level fdr, TOST at alpha, +-margin,
+ * the floor min_effect) would decide a figure whose true change and
+ * boot-to-boot spread are what a and b show: changed once
+ * |change| / se >= z(1 - fdr/looks/2) (and, below perm_below boots a
+ * side where the permutation test joins Welch, once it can reach
+ * fdr/looks at all: 0, never), unchanged once |change| +
+ * z(1 - alpha/looks) se < margin, se = sqrt((cov_a^2 + cov_b^2) / n),
+ * with Student's t at 2n - 2 df for z. At the observed change: "about", a
+ * median, not a promise. 0 when it cannot be estimated (fewer than 2 boots a side, a
+ * mean not above 0); SIZE_MAX when no number of boots would do (past
+ * 10^6). */
+size_t boots_to_decide(const struct sample_stats *a, const struct sample_stats *b, unsigned looks, double fdr,
+		       double alpha, double margin, double min_effect, size_t perm_below);
+
 /* The pooled coefficient of variation of two samples, for the two functions
  * below: sqrt(((na-1) cov_a^2 + (nb-1) cov_b^2) / (na + nb - 2)), i.e. the
  * relative variances pooled like variances are. NAN if either cov is. */

@@ -65,13 +65,17 @@ const char compare_usage[] =
 "unchanged (the change's 1-2A/N interval inside +-PCT: two one-sided\n"
 "tests at A/N) or undecided; the first look that decides stands. Spending\n"
 "1/N of each error rate per look (Bonferroni) keeps the chance of a false\n"
-"'changed' over all N looks at FDR, of a false 'unchanged' at A.\n"
+"'changed' over all N looks at FDR, of a false 'unchanged' at A. From 3\n"
+"boots a side, an undecided figure that the boots left would not decide at\n"
+"its observed change and spread is 'not decidable at this noise: about M\n"
+"more boots a side', and holds no round open.\n"
 "  --rounds N       the most rounds (the boot budget per kernel)\n"
 "  --equivalence P  a change within +-P% is no change (default 2)\n"
 "  --care W[@L]     (repeatable) the figures whose verdict matters for\n"
 "                   another round: workload W (on layout L); default all\n"
 "  --undecided      print the round's decision only; exit 3 while a figure\n"
-"                   cared for is undecided and rounds remain, else 0\n"
+"                   cared for is undecided, decidable, and rounds remain,\n"
+"                   else 0\n"
 "exit: 0 compared, 1 no usable records, 3 (--undecided) another round, 100 bad usage.\n";
 
 #define _GNU_SOURCE
@@ -203,12 +207,14 @@ int compare_main(int argc, char **argv)
 		}
 		printf("round %u of %u: %zu changed, %zu unchanged, %zu undecided", t.looks, c.rounds, t.changed,
 		       t.unchanged, t.undecided);
+		if (t.futile)
+			printf(" (%zu not decidable at this noise in the rounds left)", t.futile);
 		if (t.untestable)
 			printf(", %zu never testable (a zero baseline, or settings that differ)", t.untestable);
 		printf("%s: %s\n", c.ncare ? " (of the figures cared for)" : "",
 		       !t.undecided ? "decided" : t.looks >= c.rounds ? "budget spent, undecided stay undecided" :
-		       "another round");
-		if (t.undecided && t.looks < c.rounds)
+		       t.futile == t.undecided ? "no more rounds, none would decide what is left" : "another round");
+		if (t.undecided > t.futile && t.looks < c.rounds)
 			rc = CMP_ANOTHER_ROUND;
 	} else if (csv)
 		cmp_print_csv(&c, stdout);

@@ -5,7 +5,7 @@ Two kernels, A (release 6.1.0-A) and B (6.1.0-B), each booted --boots times
 (interleaved A B A B ...), each boot running workload w on layout l --runs
 times; every run carries --figures figures f0, f1, ... whose value is
 
-    base * (1 + effect, on B only) * (1 + boot_cov * z_boot) * (1 + run_cov * z_run)
+    base * (1 + effect, on B only and the first --changed figures) * (1 + boot_cov * z_boot) * (1 + run_cov * z_run)
 
 with z_boot drawn once a boot and figure and z_run once a run and figure,
 from the chosen --shape: normal, bimodal (-1 or +1, as the TCG read that is
@@ -45,6 +45,7 @@ def main():
     p.add_argument("--runs", type=int, default=1, help="runs a boot")
     p.add_argument("--figures", type=int, default=10)
     p.add_argument("--effect", type=float, default=0.0, help="B's relative change, e.g. 0.1")
+    p.add_argument("--changed", type=int, default=-1, help="the effect on the first N figures only (default all)")
     p.add_argument("--boot-cov", type=float, default=0.0)
     p.add_argument("--run-cov", type=float, default=0.01)
     p.add_argument("--shape", default="normal", choices=["normal", "bimodal", "t3", "lognormal"])
@@ -67,7 +68,8 @@ def main():
             for r in range(a.runs):
                 metrics = []
                 for f in range(a.figures):
-                    v = a.base * (1 + (a.effect if k == "B" else 0))
+                    moved = k == "B" and (a.changed < 0 or f < a.changed)
+                    v = a.base * (1 + (a.effect if moved else 0))
                     v *= (1 + a.boot_cov * zb[f]) * (1 + a.run_cov * draw(rng, a.shape))
                     metrics.append({"name": "f%d" % f, "value": round(v, 6), "unit": "ms", "better": a.better})
                 out.write(json.dumps({"seq": r + 2, "boot_id": bid, "type": "run",

@@ -14,6 +14,7 @@
  *                      and prints one line of results for each.
  */
 #include <math.h>
+#include <stdint.h>
 
 #include "stats.h"
 #include "tap.h"
@@ -370,6 +371,35 @@ static void check_perm_ratio(void)
 	}
 }
 
+/* Rounds that stop: boots a side to decide, by hand from the quantiles
+ * this file checks above. +10% at CoV 5% (s2 = 0.005), looks 6:
+ * t(1 - 0.05/12, 8 df) = 3.479 gives 0.005 (3.479 / 0.1)^2 = 6.05 > 5,
+ * t(.., 10 df) = 3.277 gives 5.37 <= 6: 6. +30%: 3, and 5 where the
+ * permutation test must reach 0.05/6 (2/252 at 5 + 5). No change at CoV
+ * 1% (s2 = 2e-4): t(1 - 0.05/6, 6 df) = 3.287 gives 5.40 > 4, 8 df: 3.016,
+ * 4.55 <= 5: 5. +10% at CoV 30%, looks 12: 151. */
+static void check_boots_to_decide(void)
+{
+	struct sample_stats a = { .n = 3, .mean = 100, .sd = 5 }, b = { .n = 3, .mean = 110, .sd = 5.5 };
+	is_int(boots_to_decide(&a, &b, 6, 0.05, 0.05, 0.02, 0.005, 0), 6, "boots_to_decide: +10%% at CoV 5%%: 6 a side");
+	b.mean = 130, b.sd = 6.5;
+	is_int(boots_to_decide(&a, &b, 6, 0.05, 0.05, 0.02, 0.005, 0), 3, "boots_to_decide: +30%% at CoV 5%%: 3 a side");
+	is_int(boots_to_decide(&a, &b, 6, 0.05, 0.05, 0.02, 0.005, 30), 5,
+	       "boots_to_decide: ... 5 where the permutation test must reach q < 0.05/6");
+	a.sd = 1, b.mean = 100, b.sd = 1;
+	is_int(boots_to_decide(&a, &b, 6, 0.05, 0.05, 0.02, 0.005, 0), 5,
+	       "boots_to_decide: no change at CoV 1%%: unchanged (TOST within 2%%) at 5 a side");
+	a.sd = 30, b.mean = 110, b.sd = 33;
+	is_int(boots_to_decide(&a, &b, 12, 0.05, 0.05, 0.02, 0.005, 0), 151, "boots_to_decide: +10%% at CoV 30%%: 151 a side");
+	b.mean = 103;
+	ok(boots_to_decide(&a, &b, 12, 0.05, 0.05, 0.02, 0.5, 0) == SIZE_MAX,
+	   "boots_to_decide: +3%% with a floor of 50%% and a margin of 2%%: no number of boots");
+	a.n = 1;
+	is_int(boots_to_decide(&a, &b, 12, 0.05, 0.05, 0.02, 0.005, 0), 0, "boots_to_decide: 1 boot a side: 0, cannot say");
+	a.n = 3, a.mean = 0;
+	is_int(boots_to_decide(&a, &b, 12, 0.05, 0.05, 0.02, 0.005, 0), 0, "boots_to_decide: a baseline mean of 0: 0");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--driver"))
@@ -379,7 +409,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 
-	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12);
+	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12 + 8);
 	for (size_t i = 0; i < N(pairs); i++)
 		check_pair(i);
 	for (size_t i = 0; i < N(cdfs); i++)
@@ -401,6 +431,7 @@ int main(int argc, char **argv)
 		       runs[i].cov, runs[i].effect, runs[i].alpha, runs[i].power);
 	check_edges();
 	check_perm_ratio();
+	check_boots_to_decide();
 	printf("# largest relative error against scipy: %.3g\n", max_rel);
 	return tap_done();
 }
