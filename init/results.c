@@ -74,8 +74,13 @@ int open_results(void)
 			continue;
 		r = rs_locate(fd, path, &reg, err, sizeof err);
 		close(fd);
+		if (r < 0)
+			warning("%s", err);	/* unreadable, or two results partitions: never a guess */
 		if (r != 1)
 			continue;
+		if (reg.backup)
+			warning("%s: the primary GPT is damaged; the results partition was found in the backup GPT",
+				path);
 		if (reg.cut) {
 			warning("%s: the results partition extends %llu bytes past the end of the disk: not written "
 			     "(console only)", path, (unsigned long long)reg.cut);

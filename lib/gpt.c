@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,39 +218,77 @@ out:
 	return rc;
 }
 
-int gpt_find(int fd, unsigned lbs, const char *name, const unsigned char *type,
-	     struct gpt_part *out)
+/* Read and check the GPT header at `lba` and its entry array: the used
+ * entries into parts (up to max), their count, -1 not a valid GPT there,
+ * -2 a failed read. */
+static int gpt_read_at(int fd, unsigned lbs, uint64_t lba, struct gpt_part *parts, int max)
 {
 	unsigned char *hdr = xmalloc(lbs), *ent = NULL;
-	struct gpt_part parts[128];
 	uint64_t elba;
 	size_t elen;
 	char err[128];
-	int n, rc = 0;
+	ssize_t got;
+	int n = -1;
 
-	{
-		/* a short device is simply not ours; only a failed read is an
-		 * error (errno as a caller left it means nothing here) */
-		ssize_t got = pread_all(fd, hdr, lbs, lbs);
-		if (got != (ssize_t)lbs) {
-			rc = got < 0 ? -1 : 0;
-			goto out;
-		}
+	/* a short device is simply not ours; only a failed read is an error
+	 * (errno as a caller left it means nothing here) */
+	got = pread_all(fd, hdr, lbs, lba * lbs);
+	if (got != (ssize_t)lbs) {
+		n = got < 0 ? -2 : -1;
+		goto out;
 	}
-	if (gpt_entries_loc(hdr, lbs, &elba, &elen))
+	if (gpt_entries_loc(hdr, lbs, &elba, &elen) || elba > UINT64_MAX / lbs)
 		goto out;
 	ent = xmalloc(elen);
-	if (pread_all(fd, ent, elen, elba * lbs) != (ssize_t)elen)
+	got = pread_all(fd, ent, elen, elba * lbs);
+	if (got != (ssize_t)elen) {
+		n = got < 0 ? -2 : -1;
 		goto out;
-	n = gpt_parse(hdr, lbs, ent, elen, lbs, parts, 128, err, sizeof err);
-	for (int i = 0; i < n; i++)
-		if ((name && !strcmp(parts[i].name, name)) || (type && !memcmp(parts[i].type, type, 16))) {
-			*out = parts[i];
-			rc = 1;
-			break;
-		}
+	}
+	n = gpt_parse(hdr, lbs, ent, elen, lbs, parts, max, err, sizeof err);
 out:
 	free(hdr);
 	free(ent);
-	return rc;
+	return n;
+}
+
+int gpt_find(int fd, unsigned lbs, uint64_t bytes, const char *name, const unsigned char *type,
+	     struct gpt_part *out, struct gpt_part *second, int *backup)
+{
+	struct gpt_part *parts = xcalloc(GPT_MAX_PARTS, sizeof *parts);	/* 16 KiB: not on the stack */
+	unsigned char mbr[512];
+	int n, found = 0;
+
+	*backup = 0;
+	n = gpt_read_at(fd, lbs, 1, parts, GPT_MAX_PARTS);
+	if (n == -2)
+		goto fail;
+	if (n < 0) {
+		/* The primary header or its entries do not check: the backup at
+		 * the last block, on a disk whose protective MBR says it is GPT
+		 * (a bare results partition has zeros there, never 0x55 0xaa). */
+		ssize_t got = pread_all(fd, mbr, sizeof mbr, 0);
+		if (got < 0)
+			goto fail;
+		if (got != (ssize_t)sizeof mbr || mbr[510] != 0x55 || mbr[511] != 0xaa || mbr[446 + 4] != 0xee ||
+		    bytes / lbs < 3)
+			goto none;
+		n = gpt_read_at(fd, lbs, bytes / lbs - 1, parts, GPT_MAX_PARTS);
+		if (n == -2)
+			goto fail;
+		if (n < 0)
+			goto none;
+		*backup = 1;
+	}
+	for (int i = 0; i < n && found < 2; i++)
+		if ((name && !strcmp(parts[i].name, name)) || (type && !memcmp(parts[i].type, type, 16)))
+			*(found++ ? second : out) = parts[i];
+	free(parts);
+	return found;
+none:
+	free(parts);
+	return 0;
+fail:
+	free(parts);
+	return -1;
 }

@@ -35,10 +35,15 @@ void guid_format(const unsigned char g[16], char out[37]);
 int gpt_write_disk(int fd, uint64_t bytes, unsigned lbs, const unsigned char type[16],
 		   const char *name, struct gpt_part *part);
 
-/* Find a partition named name (or of type `type`, if non-NULL) on an open
- * disk. Returns 1 found, 0 not a GPT disk or no such partition, -1 I/O error. */
-int gpt_find(int fd, unsigned lbs, const char *name, const unsigned char *type,
-	     struct gpt_part *out);
+/* Find the partition named name (or of type `type`, if non-NULL) on an
+ * open disk of `bytes` bytes: from the primary GPT, or from the backup at
+ * the last block when the primary does not check and the protective MBR is
+ * there (*backup set). Returns 1 found (*out), 2 two such partitions (*out
+ * and *second: the caller must refuse, never pick one), 0 not a GPT disk
+ * or no such partition, -1 I/O error. */
+#define GPT_MAX_PARTS 128
+int gpt_find(int fd, unsigned lbs, uint64_t bytes, const char *name, const unsigned char *type,
+	     struct gpt_part *out, struct gpt_part *second, int *backup);
 
 void random_bytes(void *buf, size_t n);
 

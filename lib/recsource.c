@@ -382,6 +382,8 @@ int source_read(const char *path, record_line_fn fn, void *ctx, int quiet, unsig
 		close(fd);
 		return r;
 	}
+	if (reg.backup)
+		warning("%s: the primary GPT is damaged: the partition was found in the backup GPT", reg.desc);
 	if (reg.cut)
 		warning("%s: the image is truncated: the partition's last %llu bytes are missing; reading what is there",
 		     reg.desc, (unsigned long long)reg.cut);

@@ -152,12 +152,15 @@ int rs_record_header_ok(const struct rs_header *h, const unsigned char *b, uint6
 
 #define SCAN_CHUNK (1024 * 1024)
 
-/* First block-aligned offset >= from holding a valid record header, or 0. */
-static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from,
+/* First block-aligned offset in [from, to) holding a valid record header,
+ * or 0. */
+static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from, uint64_t to,
 		       unsigned char *chunk, int *ioerr)
 {
-	for (uint64_t base = from; base < h->size; base += SCAN_CHUNK) {
-		uint64_t want = h->size - base < SCAN_CHUNK ? h->size - base : SCAN_CHUNK;
+	if (to > h->size)
+		to = h->size;
+	for (uint64_t base = from; base < to; base += SCAN_CHUNK) {
+		uint64_t want = to - base < SCAN_CHUNK ? to - base : SCAN_CHUNK;
 		long got = rd(rctx, chunk, want, base);
 		if (got < 0) {
 			*ioerr = 1;
@@ -317,6 +320,25 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 				if (ops && ops->record)
 					ops->record(ctx, &r);
 			} else {
+				/* A payload that does not check is JSON text, which holds
+				 * no record header: one inside its span means the header's
+				 * length is a lie (damage, or forged to hide what follows),
+				 * and the records from there on are read, not skipped. */
+				uint64_t inner = resync(rd, rctx, h, pos + h->block, pos + r.span, chunk, &ioerr);
+				if (ioerr) {
+					snprintf(err, errlen, "read error while scanning after offset %llu",
+						 (unsigned long long)pos);
+					goto fail;
+				}
+				if (inner) {
+					res->ncorrupt++;
+					if (ops && ops->corrupt)
+						ops->corrupt(ctx, pos, "damaged record: its length runs over a valid "
+								       "record, read from there");
+					pos = inner;
+					res->end = pos;
+					continue;
+				}
 				pd.pos = pos;
 				pd.span = r.span;
 			}
@@ -326,7 +348,7 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 			continue;
 		}
 		{
-			uint64_t next = resync(rd, rctx, h, pos + h->block, chunk, &ioerr);
+			uint64_t next = resync(rd, rctx, h, pos + h->block, h->size, chunk, &ioerr);
 			if (ioerr) {
 				snprintf(err, errlen, "read error while scanning after offset %llu", (unsigned long long)pos);
 				goto fail;
@@ -428,11 +450,20 @@ int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t
 	reg->fd = fd;
 	reg->lbs = lbs;
 	reg->cut = 0;
+	reg->backup = 0;
 	/* a whole disk or image with a GPT; try 512 and 4096-byte sectors */
 	for (unsigned try = lbs; try <= 4096; try *= 8) {
-		int r = gpt_find(fd, try, RESULTS_PART_NAME, gtype, &p);
+		struct gpt_part q;
+		int backup, r = gpt_find(fd, try, size, RESULTS_PART_NAME, gtype, &p, &q, &backup);
 		if (r < 0) {
 			snprintf(err, errlen, "unable to read %s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (r == 2) {
+			/* which one the appliance would write is not ours to guess */
+			snprintf(err, errlen, "%s has two results partitions, %u (%s) and %u (%s): keep one "
+				 "(name %s, type %s)", path, p.index, p.name, q.index, q.name, RESULTS_PART_NAME,
+				 RESULTS_TYPE_GUID);
 			return -1;
 		}
 		if (r == 1) {
@@ -447,6 +478,7 @@ int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t
 				reg->cut = reg->base + reg->size - size;
 				reg->size = size - reg->base;
 			}
+			reg->backup = backup;
 			snprintf(reg->desc, sizeof reg->desc, "%s partition %u (%s)", path, p.index, p.name);
 			return 1;
 		}

@@ -83,6 +83,7 @@ struct rs_region {
 	uint64_t base, size;
 	unsigned lbs;		/* logical block size of the device (512 for files) */
 	uint64_t cut;		/* bytes of the partition past the end of the disk (a truncated image); size is what is there */
+	int backup;		/* found through the backup GPT: the primary is damaged */
 	char desc[160];		/* "disk.img partition 1 (bootbench-results)" */
 };
 
@@ -91,7 +92,9 @@ int dev_geometry(int fd, uint64_t *size, unsigned *lbs);
 /* Find the results region on an open image/disk (GPT) or bare partition.
  * Returns 1 found, 0 not there (err says why), -1 I/O error. A partition
  * that extends past the end (a truncated image) is found with reg->cut
- * nonzero: readers read what is there, writers must refuse it. */
+ * nonzero: readers read what is there, writers must refuse it. A primary
+ * GPT that does not check is read from its backup (reg->backup); two
+ * results partitions are refused (-1, err names both). */
 int rs_locate(int fd, const char *path, struct rs_region *reg, char *err, size_t errlen);
 long rs_fd_read(void *ctx, void *buf, size_t len, uint64_t off);	/* ctx: struct rs_region* */
 

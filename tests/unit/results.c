@@ -2,13 +2,17 @@
  * results.c - the results partition format under damage: round trip of every
  * record type, a torn last record cut at every byte offset (over zeros and
  * over old garbage), every single-bit flip in a record, a partition filled to
- * its last block, stale records of an earlier format, the stored plan.
+ * its last block, stale records of an earlier format, the stored plan; a
+ * forged record length over valid records (never zeroed by the writer); a
+ * damaged primary GPT read from its backup; two results partitions refused.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "defaults.h"
+#include "gpt.h"
 #include "hash.h"
 #include "results.h"
 #include "region.h"
@@ -76,7 +80,7 @@ int main(void)
 	uint64_t seq;
 	int good;
 
-	tap_plan(25);
+	tap_plan(33);
 	{
 		const char *v = "123456789";
 		is_int(crc32c(0, v, 9), 0xe3069283u, "CRC32C check value");
@@ -236,6 +240,89 @@ int main(void)
 		ok(back && !strcmp(back, plan) && !strcmp(h.plan_name, "quick"), "stored plan reads back with its name");
 		free(back);
 		close(reg.fd);
+	}
+	/* 7. a CRC-valid record header whose length (4 MiB) runs over 100
+	 * valid records at the tail: they are read, and the next boot's writer
+	 * does not take the span for a torn record and zero it */
+	{
+		static const char *rec = "{\"workload\":\"null\",\"status\":\"ok\"}";
+		size_t flen = (4u << 20) - RS_REC_HDR, span;
+		char *fake = xmalloc(flen);
+		unsigned char *enc;
+		uint64_t at, last;
+		reg = mkregion(8 << 20);
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		for (int i = 0; i < 3; i++)
+			rs_append(&w, RS_RUN, rec, strlen(rec), NULL);
+		at = w.end;
+		rs_append(&w, RS_EVENT, payloads[3], strlen(payloads[3]), NULL);	/* its header forged below */
+		for (int i = 0; i < 100; i++)
+			rs_append(&w, RS_RUN, rec, strlen(rec), NULL);
+		last = w.end;
+		memset(fake, 'x', flen);
+		span = rs_record_encode(&w.h, 9999, boot_id, RS_RUN, fake, flen, &enc);
+		pwrite_all(reg.fd, enc, RS_REC_HDR, at);
+		free(enc);
+		free(fake);
+		ok(at + span > last && at + span <= reg.size, "the forged header's span covers the 100 records");
+		scan(&reg, &s, &res);
+		ok(s.n == 103 && s.corrupt == 1 && res.torn == 0, "scan reads all 103 valid records, reports 1 damaged (%d, %d, torn %llu)",
+		   s.n, s.corrupt, (unsigned long long)res.torn);
+		seen_free(&s);
+		ok(rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err) == 0 && w.end == last,
+		   "the next boot's writer appends after the last of them");
+		scan(&reg, &s, &res);
+		is_int(s.n, 103, "... and zeroed none of them");
+		seen_free(&s);
+		close(reg.fd);
+	}
+
+	/* 8. the GPT: the backup when the primary is damaged; two results
+	 * partitions refused, naming both */
+	{
+		char path[] = "/tmp/bb-unit-gpt.XXXXXX";
+		unsigned char gtype[16], hdr[512], *ent = xcalloc(128, 128);
+		struct gpt_part part;
+		uint64_t base;
+		int fd = mkstemp(path);
+		unlink(path);
+		guid_parse(RESULTS_TYPE_GUID, gtype);
+		if (fd < 0 || ftruncate(fd, 8 << 20) < 0 || gpt_write_disk(fd, 8 << 20, 512, gtype, RESULTS_PART_NAME, &part) < 0) {
+			printf("Bail out! cannot make a GPT image\n");
+			return 1;
+		}
+		is_int(rs_locate(fd, "img", &reg, err, sizeof err), 1, "a fresh GPT image: found");
+		base = reg.base;
+		pread_all(fd, hdr, 512, 512);
+		hdr[20] ^= 1;	/* the primary header's CRC no longer checks */
+		pwrite_all(fd, hdr, 512, 512);
+		ok(rs_locate(fd, "img", &reg, err, sizeof err) == 1 && reg.backup && reg.base == base,
+		   "a damaged primary GPT: found through the backup, at the same place, and said so");
+		hdr[20] ^= 1;
+		pwrite_all(fd, hdr, 512, 512);
+		/* a second entry named bootbench-results, CRCs made right: both arrays */
+		for (int copy = 0; copy < 2; copy++) {
+			uint64_t hlba = copy ? (8 << 20) / 512 - 1 : 1, elba;
+			pread_all(fd, hdr, 512, hlba * 512);
+			elba = (uint64_t)hdr[72] | (uint64_t)hdr[73] << 8 | (uint64_t)hdr[74] << 16 | (uint64_t)hdr[75] << 24;
+			pread_all(fd, ent, 128 * 128, elba * 512);
+			memcpy(ent + 128, ent, 128);
+			ent[128 + 16] ^= 0xff;	/* its own GUID */
+			{
+				uint32_t c = crc32_ieee(0, ent, 128 * 128);
+				hdr[88] = c, hdr[89] = c >> 8, hdr[90] = c >> 16, hdr[91] = c >> 24;
+				memset(hdr + 16, 0, 4);
+				c = crc32_ieee(0, hdr, 92);
+				hdr[16] = c, hdr[17] = c >> 8, hdr[18] = c >> 16, hdr[19] = c >> 24;
+			}
+			pwrite_all(fd, ent, 128 * 128, elba * 512);
+			pwrite_all(fd, hdr, 512, hlba * 512);
+		}
+		is_int(rs_locate(fd, "img", &reg, err, sizeof err), -1, "two results partitions: refused");
+		ok(strstr(err, "two results partitions, 1 (bootbench-results) and 2 (bootbench-results)") != NULL,
+		   "... naming both (%s)", err);
+		free(ent);
+		close(fd);
 	}
 	return tap_done();
 }
