@@ -40,7 +40,7 @@ const char pxe_usage[] =
 "                     unless already there. The file is append-only: read\n"
 "                     once per server run (streamed) for the keys of its\n"
 "                     lines, never cut shorter than it was; 413 past the quota\n"
-"  GET /status        every target's progress, as text\n"
+"  GET /status        every target's progress, as text (loopback clients only)\n"
 "  GET /FILE          the files above (nothing outside ROOT, no listing)\n"
 "and logs every event to stdout and to targets/MAC/log.\n"
 "  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
@@ -159,6 +159,56 @@ static void tlog(const char *mac, const char *fmt, ...)
 	free(p);
 }
 
+/* Refusals are a stranger's to make at any rate: each (source address,
+ * target, kind) is logged at most once a minute, the next line saying how
+ * many were not. A fixed table, the stalest entry reused. */
+#define REFUSE_SLOTS 256
+#define REFUSE_EVERY 60
+static struct refusal {
+	in_addr_t peer;
+	char mac[18];
+	int kind;
+	time_t last;
+	unsigned long quiet;
+} refusals[REFUSE_SLOTS];
+
+static void refused(in_addr_t peer, const char *mac, int kind, const char *what)
+{
+	struct refusal *r = NULL, *old = &refusals[0];
+	time_t now = time(NULL);
+	char a[INET_ADDRSTRLEN] = "?";
+	for (size_t i = 0; i < REFUSE_SLOTS && !r; i++) {
+		struct refusal *x = &refusals[i];
+		if (x->last && x->peer == peer && x->kind == kind && !strcmp(x->mac, mac))
+			r = x;
+		else if (x->last < old->last)
+			old = x;
+	}
+	if (r && now - r->last < REFUSE_EVERY) {
+		r->quiet++;
+		return;
+	}
+	if (!r) {
+		r = old;
+		if (r->last && r->quiet) {
+			inet_ntop(AF_INET, &r->peer, a, sizeof a);
+			tlog(r->mac, "%lu more refusals from %s not logged (the table of sources is full)", r->quiet, a);
+		}
+		memset(r, 0, sizeof *r);
+		r->peer = peer;
+		r->kind = kind;
+		snprintf(r->mac, sizeof r->mac, "%s", mac);
+	}
+	inet_ntop(AF_INET, &peer, a, sizeof a);
+	if (r->quiet)
+		tlog(mac, "%s (from %s; %lu more like it in the last %lld s, not logged)", what, a, r->quiet,
+		     (long long)(now - r->last));
+	else
+		tlog(mac, "%s (from %s; more like it within %d s are counted, not logged)", what, a, REFUSE_EVERY);
+	r->quiet = 0;
+	r->last = now;
+}
+
 struct state {
 	long served;	/* boots handed out */
 	long reported;	/* the highest boot number that sent records */
@@ -257,15 +307,36 @@ static void reply_text(int fd, int status, const char *text)
 	reply(fd, status, "text/plain", text, strlen(text));
 }
 
+/* The files a boot script names (boot_text): userland.cpio.gz,
+ * userland-id.cpio.gz, kernels/NAME/vmlinuz, kernels/NAME/modules.cpio.gz,
+ * layers/NAME.cpio.gz; NAME one path component. */
+static int boot_file(const char *rel)
+{
+	const char *slash, *name;
+	if (!strcmp(rel, "userland.cpio.gz") || !strcmp(rel, "userland-id.cpio.gz"))
+		return 1;
+	if (!strncmp(rel, "kernels/", 8)) {
+		name = rel + 8;
+		slash = strchr(name, '/');
+		return slash && slash > name && (!strcmp(slash + 1, "vmlinuz") || !strcmp(slash + 1, "modules.cpio.gz"));
+	}
+	if (!strncmp(rel, "layers/", 7)) {
+		size_t n = strlen(rel + 7);
+		return !strchr(rel + 7, '/') && n > 8 && !strcmp(rel + 7 + n - 8, ".cpio.gz");
+	}
+	return 0;
+}
+
 static void serve_file(int fd, const char *rel)
 {
 	struct sbuf path = {0}, h = {0};
 	struct stat st;
 	int f;
 	off_t off = 0;
-	/* no "..", no hidden files, no absolute paths: only what ROOT holds */
+	/* only the boot files, by name: no "..", no hidden files, nothing else
+	 * that ROOT holds (targets/, logs, leases, a pid file) */
 	if (!*rel || rel[0] == '/' || strstr(rel, "..") || strstr(rel, "/.") || rel[0] == '.' || strstr(rel, "//") ||
-	    !strncmp(rel, "targets/", 8)) {
+	    !boot_file(rel)) {
 		reply_text(fd, 404, "not found\n");
 		return;
 	}
@@ -532,7 +603,7 @@ out:
 	return appended;
 }
 
-static void boot_script(int fd, const char *mac, const char *self)
+static void boot_script(int fd, in_addr_t peer, const char *mac, const char *self)
 {
 	char *names[MAX_SCHEDULE], *args, *finally;
 	size_t n = schedule_read(mac, names, MAX_SCHEDULE);
@@ -540,7 +611,7 @@ static void boot_script(int fd, const char *mac, const char *self)
 	struct sbuf s = {0};
 
 	if (!n) {
-		tlog(mac, "asked for a boot, but has no schedule (not a target of this server)");
+		refused(peer, mac, 1, "asked for a boot, but has no schedule (not a target of this server)");
 		reply_text(fd, 404, "#!ipxe\necho bootbench: this machine is not a target of this boot server\nexit\n");
 		return;
 	}
@@ -1142,12 +1213,17 @@ static void respond(struct conn *c)
 		} else if (!isboot && strcmp(method, "POST")) {
 			reply_text(fd, 405, "POST only\n");
 		} else if (isboot) {
-			boot_script(fd, mac, self);
+			boot_script(fd, c->peer, mac, self);
 		} else {
 			receive(fd, mac, c->boot, c->body ? c->body : "", c->clen);
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
+		if ((ntohl(c->peer) >> 24) != 127) {
+			/* it names every target: for the lab's admin (pxe status ROOT), not the segment */
+			reply_text(fd, 403, "/status answers on loopback only (or run bootbench pxe status ROOT)\n");
+			return;
+		}
 		status_report(&s);
 		reply(fd, 200, "text/plain", s.s ? s.s : "", s.len);
 		sb_free(&s);
@@ -1199,12 +1275,12 @@ static int upload_allowed(struct conn *c, const char *target)
 	for (size_t i = 0; i < n; i++)
 		free(sched[i]);
 	if (!n) {
-		tlog(mac, "sent records, but is not a target of this server: refused");
+		refused(c->peer, mac, 2, "sent records, but is not a target of this server: refused");
 		reply_text(c->fd, 404, "not a target of this server\n");
 		return -1;
 	}
 	if (!(c->boot = token_boot(mac, token))) {
-		tlog(mac, "an upload without a token this server gave the target: refused");
+		refused(c->peer, mac, 3, "an upload without a token this server gave the target: refused");
 		reply_text(c->fd, 403, "no valid token: upload to the URL of the boot's command line\n");
 		return -1;
 	}

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 57
+plan 60
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -54,6 +54,12 @@ code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/r
 is "$code" 403 "an upload without a token is refused (403)"
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/results/$M/0123456789abcdef0123456789abcdef")
 is "$code" 403 "... and one with a token this server never gave"
+before=$(wc -c <"$R/targets/$M/log")
+for i in $(seq 300); do echo "url = \"$U/results/$M/0123456789abcdef0123456789abcde$((i % 10))\""; echo 'data = "x"'; echo 'output = "/dev/null"'; done >"$T/many.cfg"
+codes=$(curl -s -K "$T/many.cfg" -w '%{http_code}\n' | sort | uniq -c | awk '{print $2 "x" $1}')
+grown=$(( $(wc -c <"$R/targets/$M/log") - before ))
+ok "300 more bad-token uploads from one address: all 403 ($codes), the target's log grew $grown bytes (one line a minute)" \
+	sh -c "[ '$codes' = 403x300 ] && [ $grown -lt 400 ]"
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$UP4")
 is "$code $(cat "$T/body")" "200 stored 2 new records, 1 already here, 1 damaged" "an upload is stored once per record"
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r2.jsonl" "$UP3")
@@ -69,6 +75,9 @@ is "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$U/boot/$M")" 405 "POST to
 is "$(get /kernels/A/vmlinuz)$(cat "$T/body")" 200kernel-a "files of the boot root are served"
 is "$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$U/../outside")" 404 "nothing outside the root (..)"
 is "$(get /targets/$M/records.jsonl)" 404 "received records are not served"
+echo 1700000000 52:54:00:aa:bb:cc 10.0.0.5 target * >"$R/dnsmasq.leases"
+echo x >"$R/kernels/A/config"
+is "$(get /dnsmasq.leases)$(get /kernels/A/config)" 404404 "only the boot files are served: not the DHCP leases, nor a kernel's other files"
 is "$(curl -s "$U/status")" "$M: 4 of 4 boots served, 2 records received, last boot reported, schedule done" "GET /status"
 stop
 ok "bootbench pxe status prints the same" \
@@ -250,9 +259,9 @@ rss=$(awk '/^VmPeak/ {print $2}' /proc/$SP/status)
 ok "... and the server's peak address space stays small (VmPeak $((rss / 1024)) MiB: no buffer for an announced body)" \
 	test "$rss" -lt $((64 * 1024))
 kill "$IP" 2>/dev/null; wait "$IP" 2>/dev/null
-head -c $((8 << 20)) /dev/urandom >"$R/kernels/A/big"
+head -c $((8 << 20)) /dev/urandom >"$R/kernels/A/vmlinuz"
 dl=
-for i in $(seq 40); do curl -s --limit-rate 20k -o /dev/null -w '%{http_code}\n' "$U/kernels/A/big" >>"$T/dl.codes" & dl="$dl $!"; done
+for i in $(seq 40); do curl -s --limit-rate 20k -o /dev/null -w '%{http_code}\n' "$U/kernels/A/vmlinuz" >>"$T/dl.codes" & dl="$dl $!"; done
 sleep 2
 kids=$(pgrep -P "$SP" | wc -l)
 ok "40 slow downloads from one client: at most 4 senders for it ($kids; 32 in all)" test "$kids" -le 4 -a "$kids" -ge 1
@@ -337,4 +346,22 @@ after=$(md5sum <"$CD/schedule")
 ok "pxe-serve --layout-only again keeps the schedule, its appended rounds and the progress" \
 	sh -c "[ '$before' = '$after' ] && [ -f '$CD/state' ] && grep -qx 'rounds 4' '$CD/confirm' && grep -qx 'care w' '$CD/confirm'"
 [ "$_failed" = 0 ] || { sed 's/^/# /' "$CD/log" "$DD/log" "$T/ps.err"; cat "$CD/schedule" | sed 's/^/# sched /'; }
+
+# /status names every target: answered on loopback only (127/8). A private
+# network namespace whose lo also holds 10.99.0.1 gives a client address
+# that is not.
+NS=bb-pxe-$$
+if ip netns add "$NS" 2>/dev/null; then
+	ip -n "$NS" link set lo up && ip -n "$NS" addr add 10.99.0.1/32 dev lo
+	ip netns exec "$NS" "$BB" pxe serve "$R" --bind 10.99.0.1 --port 8080 >"$T/ns.out" 2>&1 &
+	NP=$!
+	for _ in $(seq 50); do grep -q '^serving' "$T/ns.out" && break; sleep 0.1; done
+	c=$(ip netns exec "$NS" curl -s -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/status)
+	k=$(ip netns exec "$NS" curl -s -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/kernels/A/vmlinuz)
+	kill "$NP"; wait "$NP" 2>/dev/null
+	ip netns del "$NS"
+	is "$c $k" "403 200" "GET /status from a lab address (10.99.0.1): 403; the boot files are still served"
+else
+	skip "GET /status from a lab address: no network namespaces here (ip netns add failed)"
+fi
 done_testing
