@@ -1099,6 +1099,7 @@ static void status_report(struct sbuf *out)
  */
 
 #define MAX_CONNS 256
+#define MAX_CONNS_PER_ADDR 16	/* one address cannot hold the slots the others need */
 #define MAX_CHILDREN 32
 #define HEADER_SECONDS 10	/* to send a request's header */
 #define BODY_RATE (64u << 10)	/* bytes a second an upload must keep up, after the header */
@@ -1122,6 +1123,17 @@ static int lfd = -1;
 static unsigned children;
 static size_t buffered;	/* body bytes held by all connections */
 #define MAX_BUFFERED (128u << 20)
+#define MAX_BUFFERED_PER_ADDR (40u << 20)	/* one address: one whole upload and some */
+
+/* Body bytes the connections of one address hold. */
+static size_t buffered_by(in_addr_t peer)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < MAX_CONNS; i++)
+		if (conns[i].fd >= 0 && conns[i].peer == peer)
+			n += conns[i].cap;
+	return n;
+}
 
 static void conn_close(struct conn *c)
 {
@@ -1338,8 +1350,9 @@ static int conn_read(struct conn *c)
 	if (c->have == c->cap) {
 		/* the buffer grows with what arrives, not with what was announced */
 		size_t grow = c->cap < c->clen - c->cap ? c->cap : c->clen - c->cap;
-		if (buffered + grow > MAX_BUFFERED) {
-			reply_text(c->fd, 503, "busy: too many uploads at once, try again\n");
+		if (buffered + grow > MAX_BUFFERED || buffered_by(c->peer) + grow > MAX_BUFFERED_PER_ADDR) {
+			reply_text(c->fd, 503, buffered + grow > MAX_BUFFERED ? "busy: too many uploads at once, try again\n" :
+				   "busy: too many uploads from your address at once, try again\n");
 			return -1;
 		}
 		c->body = xrealloc(c->body, c->cap + grow + 1);
@@ -1432,6 +1445,16 @@ static int serve(const char *bind_addr, long port)
 					if (errno == EMFILE || errno == ENFILE)
 						accept_pause = time(NULL) + 1;
 					break;
+				}
+				{
+					unsigned mine = 0;
+					for (size_t j = 0; j < MAX_CONNS; j++)
+						mine += conns[j].fd >= 0 && conns[j].peer == peer.sin_addr.s_addr;
+					if (mine >= MAX_CONNS_PER_ADDR) {
+						reply_text(fd, 503, "busy: too many connections from your address, try again\n");
+						close(fd);
+						continue;
+					}
 				}
 				for (i = 0; i < MAX_CONNS && conns[i].fd >= 0; i++)
 					;

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 60
+plan 61
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -216,10 +216,13 @@ stop
 # server could not bind.
 start
 port=${U##*:}
+# 200 idle connections from 127.0.1.1..127.0.1.200, then 300 from one address
+# (127.0.0.2) sending a header byte a second: it holds at most 16 slots, and
+# the target (127.0.0.1) is answered at once (17 of 20 got 503 before)
 python3 - "$port" 200 30 >"$T/idle.out" 2>&1 <<'PY' &
 import socket, sys, time
 port, n, hold = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
-socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(n)]
+socks = [socket.create_connection(("127.0.0.1", port), source_address=("127.0.1.%d" % (i + 1), 0)) for i in range(n)]
 print("open", len(socks), flush=True)
 time.sleep(hold)
 PY
@@ -229,14 +232,46 @@ t=$(curl -s -o "$T/body" -w '%{http_code} %{time_total}' "$U/boot/$M2")
 ok "200 idle connections open ($(cat "$T/idle.out")): a /boot answer still takes under a second ($t s)" \
 	awk -v t="$t" 'BEGIN { split(t, a, " "); exit !(a[1] == 200 && a[2] < 1) }'
 kill "$IP" 2>/dev/null; wait "$IP" 2>/dev/null
+python3 - "$port" >"$T/slow.out" 2>&1 <<'PY' &
+import socket, sys, time
+port = int(sys.argv[1])
+socks, refused = [], 0
+for _ in range(300):
+    s = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+    socks.append(s)
+time.sleep(1)
+for s in socks:
+    s.setblocking(False)
+    try:
+        if s.recv(64).startswith(b"HTTP/1.0 503"):
+            refused += 1
+    except BlockingIOError:
+        pass
+print("held", 300 - refused, "refused", refused, flush=True)
+for _ in range(20):
+    for s in socks:
+        try:
+            s.send(b"G")
+        except OSError:
+            pass
+    time.sleep(1)
+PY
+IP=$!
+for _ in $(seq 100); do grep -q '^held' "$T/slow.out" && break; sleep 0.1; done
+codes=$(for i in $(seq 20); do curl -s -o /dev/null -w '%{http_code} %{time_total}\n' "$U/userland.cpio.gz"; done)
+slowbad=$(echo "$codes" | awk '$1 != 200 || $2 >= 1' | wc -l)
+ok "300 slow clients from one address ($(cat "$T/slow.out")): 20 requests of the target all answered, each in under a second ($slowbad not)" \
+	sh -c "grep -q '^held 16 refused 284' '$T/slow.out' && [ $slowbad = 0 ] && [ $(echo "$codes" | wc -l) = 20 ]"
+kill "$IP" 2>/dev/null; wait "$IP" 2>/dev/null
+[ "$_failed" = 0 ] || echo "$codes" | sed 's/^/# status: /'
 # 300 uploads announcing 32 MiB each, with no token: refused at their header,
 # they hold neither memory nor a slot (they held both, up to 9 minutes)
 python3 - "$port" "$M2" >"$T/loris.out" 2>&1 <<'PY' &
 import socket, sys, time
 port, mac = int(sys.argv[1]), sys.argv[2]
 socks = []
-for _ in range(300):
-    s = socket.create_connection(("127.0.0.1", port))
+for i in range(300):
+    s = socket.create_connection(("127.0.0.1", port), source_address=("127.0.2.%d" % (i % 250 + 1), 0))
     s.sendall(("POST /results/%s HTTP/1.0\r\nContent-Length: 33554432\r\n\r\n" % mac).encode())
     socks.append(s)
 codes = {}
