@@ -25,9 +25,11 @@ const char pxe_usage[] =
 "             \"care WORKLOAD[@LAYOUT]\" lines. When the schedule is done and\n"
 "             it holds fewer than M rounds (a round: each kernel once), the\n"
 "             server runs bootbench compare RECORDS --rounds M --undecided\n"
-"             [--care ...] (at most 120 s; the server waits for it) and,\n"
-"             while that asks for another round, appends one to schedule\n"
-"             (the last round's kernels in reverse order) and boots it\n"
+"             [--care ...] in a child (at most 120 s and 2 GiB; its output\n"
+"             in confirm.out) while it goes on answering: until the answer\n"
+"             is in, the target is told to ask again in 5 s. While that\n"
+"             asks for another round, one is appended to schedule (the\n"
+"             last round's kernels in reverse order) and booted\n"
 "serve answers\n"
 "  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
 "                     token in its upload URL (kept in targets/MAC/state and\n"
@@ -77,6 +79,7 @@ const char pxe_usage[] =
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -504,27 +507,88 @@ static void boot_text(struct sbuf *s, const char *mac, const char *self, const s
 }
 
 /* Confirmation rounds (targets/MAC/confirm): the schedule of n boots is
- * done; ask bootbench compare whether another round is wanted and, if so,
- * append one to the schedule. Returns 1 when a round was appended, else 0
- * (decided, the budget spent, no confirm file, or compare failed: logged). */
+ * done; bootbench compare decides whether another round is wanted. It runs
+ * in a child (its own memory and time limits) while the server goes on
+ * answering: the target is told to ask again in a few seconds until the
+ * answer is in (targets/MAC/confirm.out), then a round is appended or the
+ * schedule ends. A decision is kept per schedule length: asking again
+ * does not run compare again. */
+#define MAX_CONFIRMING 16
+#define CONFIRM_SECONDS 120
+#define CONFIRM_MEMORY (2ull << 30)	/* compare holds about 4x its input; a target's store is bounded by --quota */
+static struct confirming {
+	char mac[18];
+	pid_t pid;		/* compare running; 0 once its answer was read */
+	time_t started;
+	size_t n;		/* the schedule length it answered (or answers) for */
+} confirming[MAX_CONFIRMING];
+
+static void child_close_others(int keep);
+
+static struct confirming *confirm_job(const char *mac)
+{
+	struct confirming *free_slot = NULL;
+	for (size_t i = 0; i < MAX_CONFIRMING; i++) {
+		struct confirming *j = &confirming[i];
+		if (!strcmp(j->mac, mac))
+			return j;
+		if (!j->pid && (!free_slot || j->started < free_slot->started))
+			free_slot = j;	/* empty, or the oldest answered */
+	}
+	if (free_slot)
+		memset(free_slot, 0, sizeof *free_slot);
+	return free_slot;
+}
+
+static int confirm_start(struct confirming *j, const char *mac, char *const argv[], size_t n)
+{
+	char *p = tpath(mac, "confirm.out");
+	int out = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid_t pid;
+	free(p);
+	if (out < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit as = { CONFIRM_MEMORY, CONFIRM_MEMORY };
+		child_close_others(-1);
+		setrlimit(RLIMIT_AS, &as);
+		alarm(CONFIRM_SECONDS);	/* survives exec: compare dies with SIGALRM past it */
+		dup2(out, 1);
+		dup2(out, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out);
+	if (pid < 0)
+		return -1;
+	snprintf(j->mac, sizeof j->mac, "%s", mac);
+	j->pid = pid;
+	j->started = time(NULL);
+	j->n = n;
+	return 0;
+}
+
+/* 1 a round was appended, 0 no more rounds (decided, the budget spent, no
+ * confirm file, or compare failed: logged), 2 compare is still deciding. */
 static int confirm_round(const char *mac, char *const names[], size_t n)
 {
 	char *conf = tread(mac, "confirm"), *line, *save = NULL, *argv[48], rounds[16] = "";
 	char *records = NULL, why[300];
 	size_t k = 0, nargs = 0, done;
 	struct sbuf out = { 0 }, add = { 0 };
-	struct run_result res;
-	int appended = 0;
+	struct confirming *j;
+	int appended = 0, status = 0;
 
 	if (!conf)
 		return 0;
 	/* a round: each kernel of the schedule once (its first kernels until
 	 * one repeats) */
 	while (k < n) {
-		size_t j = 0;
-		while (j < k && strcmp(names[j], names[k]))
-			j++;
-		if (j < k)
+		size_t i = 0;
+		while (i < k && strcmp(names[i], names[k]))
+			i++;
+		if (i < k)
 			break;
 		k++;
 	}
@@ -563,18 +627,57 @@ static int confirm_round(const char *mac, char *const names[], size_t n)
 		tlog(mac, "confirm: the schedule holds %d boots at most: no more rounds", MAX_SCHEDULE);
 		goto out;
 	}
-	if (run_capture(argv, &out, 120000, &res) < 0) {
-		tlog(mac, "confirm: unable to run bootbench compare: %s", strerror(errno));
+	j = confirm_job(mac);
+	if (!j) {
+		appended = 2;	/* MAX_CONFIRMING others deciding: ask again */
 		goto out;
+	}
+	if (!j->mac[0] || (!j->pid && j->n != n)) {
+		/* not asked yet for this schedule */
+		if (confirm_start(j, mac, argv, n) < 0) {
+			tlog(mac, "confirm: unable to run bootbench compare: %s", strerror(errno));
+			goto out;
+		}
+		tlog(mac, "confirm: bootbench compare is deciding whether round %zu is needed (pid %ld)", done + 1,
+		     (long)j->pid);
+		appended = 2;
+		goto out;
+	}
+	if (!j->pid)
+		goto out;	/* answered for this schedule: no more rounds (it would have grown) */
+	{
+		pid_t r = waitpid(j->pid, &status, WNOHANG);
+		if (r == 0 && time(NULL) - j->started <= CONFIRM_SECONDS + 5) {
+			appended = 2;
+			goto out;
+		}
+		if (r == 0) {
+			/* the alarm did not end it: SIGKILL, and reaped */
+			kill(j->pid, SIGKILL);
+			waitpid(j->pid, &status, 0);
+		}
+		j->pid = 0;
+	}
+	{
+		char *p = tpath(mac, "confirm.out");
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		char buf[4096];
+		ssize_t got = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		if (got > 0)
+			sb_add(&out, buf, (size_t)got);
+		if (fd >= 0)
+			close(fd);
+		free(p);
 	}
 	tool_reason(&out, NULL, why, sizeof why);
-	if (res.timed_out || !WIFEXITED(res.status) || (WEXITSTATUS(res.status) != 0 && WEXITSTATUS(res.status) != 3)) {
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)) {
 		char st[64];
-		status_text(res.status, st, sizeof st);
-		tlog(mac, "confirm: bootbench compare failed (%s): %s; no more rounds", res.timed_out ? "120 s passed" : st, why);
+		status_text(status, st, sizeof st);
+		tlog(mac, "confirm: bootbench compare failed (%s): %s; no more rounds",
+		     WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "120 s passed" : st, why);
 		goto out;
 	}
-	if (WEXITSTATUS(res.status) == 0) {
+	if (WEXITSTATUS(status) == 0) {
 		tlog(mac, "confirm: %s", why);
 		goto out;
 	}
@@ -643,10 +746,19 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 	if (st.served > st.reported && st.served > 0)
 		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
 		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
-	if (st.served >= (long)n && confirm_round(mac, names, n)) {
-		for (size_t i = 0; i < n; i++)
-			free(names[i]);
-		n = schedule_read(mac, names, MAX_SCHEDULE);
+	if (st.served >= (long)n) {
+		int r = confirm_round(mac, names, n);
+		if (r == 2) {
+			/* still deciding: the target asks again, nothing advances */
+			sb_printf(&s, "#!ipxe\necho bootbench: %s: the server is deciding whether another round is "
+				      "needed\nsleep 5\nchain http://%s/boot/%s\n", mac, self, mac);
+			goto send;
+		}
+		if (r == 1) {
+			for (size_t i = 0; i < n; i++)
+				free(names[i]);
+			n = schedule_read(mac, names, MAX_SCHEDULE);
+		}
 	}
 	if (st.served >= (long)n) {
 		finally = tread(mac, "finally");
@@ -1153,19 +1265,13 @@ static struct {
 
 static void reap(void)
 {
-	pid_t pid;
-	while (children && (pid = waitpid(-1, NULL, WNOHANG)) != 0) {
-		if (pid < 0) {
-			/* ECHILD: none left (or reaped behind our back) */
-			memset(senders, 0, sizeof senders);
-			children = 0;
-			break;
+	/* the senders by pid: a confirmation's compare is waited for by its own code */
+	for (size_t i = 0; i < MAX_CHILDREN; i++)
+		if (senders[i].pid && waitpid(senders[i].pid, NULL, WNOHANG) != 0) {
+			senders[i].pid = 0;
+			if (children)
+				children--;
 		}
-		for (size_t i = 0; i < MAX_CHILDREN; i++)
-			if (senders[i].pid == pid)
-				senders[i].pid = 0;
-		children--;
-	}
 }
 
 /* In a file sender: nothing of the server but this client stays open. */

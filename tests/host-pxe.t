@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 61
+plan 62
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -345,10 +345,21 @@ printf 'A\nB\n' >"$CD/schedule"
 echo "console=ttyS0" >"$CD/args"
 echo poweroff >"$CD/finally"
 printf 'rounds 6\ncare w\n' >"$CD/confirm"
+# compare decides in a child: until its answer is in, /boot answers "ask
+# again" at once, and the server answers the other targets meanwhile
+getb() {	# getb PATH: GET, again while the server is deciding
+	for _ in $(seq 300); do
+		get "$1" >/dev/null
+		grep -q 'is deciding whether another round' "$T/body" || return 0
+		deciding=$((deciding + 1)); cp "$T/body" "$T/body.deciding"
+		[ -n "$other" ] || other=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' "$U/boot/52-54-00-00-00-09")
+		sleep 0.1
+	done
+}
 start
-seq= rounds=0
+seq= rounds=0 deciding=0 other=
 for i in $(seq 1 14); do
-	get /boot/$C >/dev/null
+	getb /boot/$C
 	k=$(kernel_of)
 	grep -q '^poweroff ||' "$T/body" && break
 	seq="$seq$k"
@@ -362,12 +373,14 @@ ok "... marked in the schedule" grep -q '^# confirmation round$' "$CD/schedule"
 ok "the rounds stop before the budget of 6 once every cared-for figure is decided ($rounds rounds)" \
 	sh -c "[ $rounds -ge 2 ] && [ $rounds -lt 6 ] && grep -q 'confirm: round [0-9]* of 6: .*decided' '$CD/log'"
 ok "the log says which round was appended and why" grep -Eq 'confirm: round 1 of 6: .*another round: round 2 of at most 6 appended' "$CD/log"
+ok "compare ran in the background: $deciding 'ask again' answers, another target answered meanwhile ($other s)" \
+	sh -c "[ $deciding -ge 1 ] && grep -q 'chain http://127.0.0.1:[0-9]*/boot/$C' '$T/body.deciding' && awk -v t='$other' 'BEGIN { split(t, a, \" \"); exit !(a[1] == 404 && a[2] < 1) }'"
 # the budget: a figure that stays undecided (v/l.wild) stops at 2 rounds
 D=52-54-00-aa-bb-0d DD=$R/targets/52-54-00-aa-bb-0d
 mkdir -p "$DD"; cp "$CD/args" "$CD/finally" "$DD/"; printf 'A\nB\nB\nA\n' >"$DD/schedule"; printf 'rounds 2\ncare v\n' >"$DD/confirm"
 synth_round "$DD/records.jsonl" 1 0; synth_round "$DD/records.jsonl" 2 0
 start
-for i in 1 2 3 4 5; do get /boot/$D >/dev/null; done
+for i in 1 2 3 4 5; do getb /boot/$D; done
 stop
 ok "at the budget the schedule ends (poweroff), nothing appended" \
 	sh -c "grep -q '^poweroff ||' '$T/body' && ! grep -q confirmation '$DD/schedule' && grep -q 'confirm: 2 rounds booted, the budget of 2: no more' '$DD/log'"
