@@ -164,7 +164,8 @@ demo:
 # ours/reference for dd, fio, hdparm, bonnie++, ab, wrk, iperf3, sqlite3, and
 # the field's tools through our workloads against Debian's fio, perf, rt-tests;
 # compare's time and peak memory on a synthetic fleet (10,000 boots); and how
-# often its verdicts mislead on simulated noise (scripts/bench-verdicts).
+# often its verdicts mislead on simulated noise (scripts/bench-verdicts), and
+# how often a bisect step does (scripts/bench-bisect).
 bench: all
 	scripts/bench-storage
 	scripts/bench-net
@@ -174,6 +175,7 @@ bench: all
 	scripts/bench-pg
 	scripts/bench-compare
 	scripts/bench-verdicts
+	scripts/bench-bisect
 	scripts/bench-velocity
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.

@@ -17,11 +17,14 @@ const char judge_usage[] =
 "             (more than half way from good's mean to bad's)\n"
 "  good       it differs from bad (p < A) and lies nearer good\n"
 "  undecided  neither yet: boot it again\n"
-"Prints one line: the verdict, each mean and n, both p values and where the\n"
-"commit lies (0 = good's mean, 1 = bad's). A driver that looks again after\n"
+"Prints one line: the verdict, each mean and n, both p values, where the\n"
+"commit lies (0 = good's mean, 1 = bad's) and the side p: the one-sided p of\n"
+"its mean against the midpoint (how sure the nearer side is, for a step\n"
+"that must answer undecided at its budget). A driver that looks again after\n"
 "each boot gives each look A divided by the most looks it may take, and E\n"
 "likewise over the looks at the endpoints (a boot added to each while they\n"
-"seem alike is another look).\n"
+"seem alike is another look). E = 1 takes the endpoints as given (a driver\n"
+"whose endpoint boots are spent: the commit is still judged against each).\n"
 "exit: 0 good, 1 bad, 3 undecided, 4 the endpoints do not differ (yet),\n"
 "100 bad usage or a file that is not numbers, 111 unable to read a file.\n";
 
@@ -77,15 +80,35 @@ static int averaged(const struct sample_stats *s)
 	return (s->n < 1 || isfinite(s->mean)) && (s->n < 2 || isfinite(s->sd));
 }
 
-static double parse_alpha(const char *opt, const char *s)
+/* A level in (0, 1); `one` allows 1 too (--endpoint-alpha 1: the
+ * endpoints taken as given). */
+static double parse_alpha(const char *opt, const char *s, int one)
 {
 	char *end;
 	double a;
 	errno = 0;
 	a = strtod(s, &end);
-	if (end == s || *end || errno || !(a > 0 && a < 1))
+	if (end == s || *end || errno || !(a > 0 && (a < 1 || (one && a == 1))))
 		die(EXIT_BADINPUT, "bad %s \"%s\" (between 0 and 1, e.g. 0.01)", opt, s);
 	return a;
+}
+
+/* Which side of the midpoint between the endpoints' means the commit lies
+ * on, and how sure: the one-sided p of its mean against the midpoint,
+ * se^2 = sd_t^2/n_t + (sd_g^2/n_g + sd_b^2/n_b)/4, Student's t at n_t - 1
+ * df (conservative). An undecided step that must answer at its budget
+ * answers the nearer side; this is the chance of a mean that far on that
+ * side were the commit at the midpoint or beyond it on the other side.
+ * NAN under 2 samples of the commit or with no spread at all. */
+static double side_p(const struct sample_stats *g, const struct sample_stats *b, const struct sample_stats *t)
+{
+	double mid = (g->mean + b->mean) / 2, se2;
+	if (t->n < 2 || g->n < 2 || b->n < 2)
+		return NAN;
+	se2 = t->sd * t->sd / t->n + (g->sd * g->sd / g->n + b->sd * b->sd / b->n) / 4;
+	if (!(se2 > 0))
+		return NAN;
+	return 1 - student_t_cdf(fabs(t->mean - mid) / sqrt(se2), (double)t->n - 1);
 }
 
 int judge_main(int argc, char **argv)
@@ -108,9 +131,9 @@ int judge_main(int argc, char **argv)
 		else if (!strcmp(a, "--this"))
 			tf = argv[++i];
 		else if (!strcmp(a, "--alpha"))
-			alpha = parse_alpha(a, argv[++i]);
+			alpha = parse_alpha(a, argv[++i], 0);
 		else if (!strcmp(a, "--endpoint-alpha"))
-			ealpha = parse_alpha(a, argv[++i]);
+			ealpha = parse_alpha(a, argv[++i], 1);
 		else
 			die(EXIT_BADINPUT, "unknown option %s (see bootbench judge --help)", a);
 	}
@@ -132,7 +155,7 @@ int judge_main(int argc, char **argv)
 	pg = welch_t_test(&g, &t, NULL, NULL);
 	pb = welch_t_test(&b, &t, NULL, NULL);
 	pos = g.mean != b.mean ? (t.mean - g.mean) / (b.mean - g.mean) : NAN;
-	if (!(pe < ealpha)) {
+	if (!(pe < ealpha) && ealpha < 1) {
 		verdict = "endpoints-alike";
 		rc = 4;
 	} else if (pg < alpha && pos > 0.5) {
@@ -146,7 +169,7 @@ int judge_main(int argc, char **argv)
 		rc = 3;
 	}
 	printf("%s: this %.6g (n=%zu), good %.6g (n=%zu, p=%.2g), bad %.6g (n=%zu, p=%.2g); endpoints p=%.2g; "
-	       "position %.2f (0 good, 1 bad); alpha %.3g, endpoints %.3g\n",
-	       verdict, t.mean, t.n, g.mean, g.n, pg, b.mean, b.n, pb, pe, pos, alpha, ealpha);
+	       "position %.2f (0 good, 1 bad); side p=%.2g; alpha %.3g, endpoints %.3g\n",
+	       verdict, t.mean, t.n, g.mean, g.n, pg, b.mean, b.n, pb, pe, pos, side_p(&g, &b, &t), alpha, ealpha);
 	return rc;
 }
