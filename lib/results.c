@@ -177,6 +177,45 @@ static uint64_t resync(rs_read_fn rd, void *rctx, const struct rs_header *h, uin
 	return 0;
 }
 
+/* The first record in [from, to) whose header and payload both check (and
+ * whose payload is text: JSON holds no NUL), or 0. Each look costs what it
+ * reads from *budget; once a look would pass it, *spent is set and the
+ * search ends: a disk of forged headers, each claiming 4 MiB, must not
+ * turn the scan's one pass into one pass a block. */
+static uint64_t inner_record(rs_read_fn rd, void *rctx, const struct rs_header *h, uint64_t from, uint64_t to,
+			     unsigned char *chunk, int *ioerr, uint64_t *budget, int *spent)
+{
+	char *p = NULL;
+	uint64_t found = 0;
+	while (from < to && !found) {
+		unsigned char hb[RS_REC_HDR];
+		struct rs_rec r;
+		uint64_t at, look = to - from < SCAN_CHUNK ? to - from : SCAN_CHUNK;
+		if (look > *budget) {
+			*spent = 1;
+			break;
+		}
+		*budget -= look;
+		at = resync(rd, rctx, h, from, to, chunk, ioerr);
+		if (!at || *ioerr)
+			break;
+		from = at + h->block;
+		if (rd(rctx, hb, RS_REC_HDR, at) != RS_REC_HDR || rs_record_header_ok(h, hb, at, &r))
+			continue;
+		if (r.len > *budget) {
+			*spent = 1;
+			break;
+		}
+		*budget -= r.len;
+		p = xrealloc(p, r.len + 1);
+		if (rd(rctx, p, r.len, at + RS_REC_HDR) == (long)r.len && crc32c(0, p, r.len) == le32(hb + 56) &&
+		    !memchr(p, 0, r.len))
+			found = at;
+	}
+	free(p);
+	return found;
+}
+
 /* Whether the payload of the record at pos (its header valid) has a sector
  * that never reached the disk: a piece of it, cut at 512-byte sector
  * boundaries, that is all zeros. A disk may store the sectors of one write
@@ -292,7 +331,8 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 	char *payload = NULL;
 	uint64_t pos = h->data_off;
 	struct pending pd = { 0, 0 };
-	int ioerr = 0;
+	int ioerr = 0, spent = 0;
+	uint64_t budget = (64ull << 20) + h->size;	/* bytes read looking inside damaged records' spans */
 
 	memset(res, 0, sizeof *res);
 	res->end = pos;
@@ -312,7 +352,9 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 			}
 			payload[r.len] = 0;
 			settle(&pd, ops, ctx, res);
-			if ((uint64_t)got == r.len && crc32c(0, payload, r.len) == le32(hb + 56)) {
+			/* a payload is JSON text: one with a NUL is not ours, whatever its CRC */
+			if ((uint64_t)got == r.len && crc32c(0, payload, r.len) == le32(hb + 56) &&
+			    !memchr(payload, 0, r.len)) {
 				r.payload = payload;
 				res->nrecords++;
 				if (r.seq > res->last_seq)
@@ -320,15 +362,26 @@ int rs_scan(rs_read_fn rd, void *rctx, const struct rs_header *h, const struct r
 				if (ops && ops->record)
 					ops->record(ctx, &r);
 			} else {
-				/* A payload that does not check is JSON text, which holds
-				 * no record header: one inside its span means the header's
-				 * length is a lie (damage, or forged to hide what follows),
-				 * and the records from there on are read, not skipped. */
-				uint64_t inner = resync(rd, rctx, h, pos + h->block, pos + r.span, chunk, &ioerr);
+				/* A payload that does not check (or holds a NUL) is not
+				 * JSON text from our writer: a whole record inside its
+				 * span means the header's length is a lie (damage, or
+				 * forged to hide what follows), and the records from
+				 * there on are read, not skipped. Bounded work: past the
+				 * budget, spans are skipped whole again, and said so. */
+				uint64_t inner = spent ? 0 : inner_record(rd, rctx, h, pos + h->block, pos + r.span, chunk,
+									  &ioerr, &budget, &spent);
 				if (ioerr) {
 					snprintf(err, errlen, "read error while scanning after offset %llu",
 						 (unsigned long long)pos);
 					goto fail;
+				}
+				if (spent == 1) {
+					spent = 2;
+					res->ncorrupt++;
+					if (ops && ops->corrupt)
+						ops->corrupt(ctx, pos, "too many damaged records claim long spans: from "
+								       "here they are skipped whole, and records inside "
+								       "them may be hidden");
 				}
 				if (inner) {
 					res->ncorrupt++;

@@ -64,6 +64,21 @@ static int scan(struct rs_region *reg, struct seen *s, struct rs_scan_result *re
 
 static const unsigned char boot_id[16] = "0123456789abcdef";
 
+/* A reader that counts what the scan asks for. */
+struct counted {
+	struct rs_region *reg;
+	unsigned long long bytes;
+};
+
+static long counted_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	struct counted *c = ctx;
+	long got = rs_fd_read(c->reg, buf, len, off);
+	if (got > 0)
+		c->bytes += (unsigned long long)got;
+	return got;
+}
+
 int main(void)
 {
 	static const char *payloads[] = {
@@ -80,7 +95,7 @@ int main(void)
 	uint64_t seq;
 	int good;
 
-	tap_plan(33);
+	tap_plan(35);
 	{
 		const char *v = "123456789";
 		is_int(crc32c(0, v, 9), 0xe3069283u, "CRC32C check value");
@@ -273,6 +288,69 @@ int main(void)
 		   "the next boot's writer appends after the last of them");
 		scan(&reg, &s, &res);
 		is_int(s.n, 103, "... and zeroed none of them");
+		seen_free(&s);
+		close(reg.fd);
+	}
+
+	/* 7b. the same with a payload CRC that checks (forged over the inner
+	 * records' bytes): a payload holding NULs is no JSON of ours */
+	{
+		static const char *rec = "{\"workload\":\"null\",\"status\":\"ok\"}";
+		unsigned char *enc;
+		char *body;
+		uint64_t at, last;
+		reg = mkregion(1 << 20);
+		rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+		for (int i = 0; i < 3; i++)
+			rs_append(&w, RS_RUN, rec, strlen(rec), NULL);
+		at = w.end;
+		rs_append(&w, RS_EVENT, payloads[3], strlen(payloads[3]), NULL);
+		for (int i = 0; i < 10; i++)
+			rs_append(&w, RS_RUN, rec, strlen(rec), NULL);
+		last = w.end;
+		body = xmalloc(last - at - RS_REC_HDR);
+		pread_all(reg.fd, body, last - at - RS_REC_HDR, at + RS_REC_HDR);
+		rs_record_encode(&w.h, 9999, boot_id, RS_RUN, body, last - at - RS_REC_HDR, &enc);
+		pwrite_all(reg.fd, enc, RS_REC_HDR, at);
+		free(enc);
+		free(body);
+		scan(&reg, &s, &res);
+		ok(s.n == 13 && s.corrupt == 1, "a forged length with a payload CRC that checks hides nothing: 13 read, 1 damaged (%d, %d)",
+		   s.n, s.corrupt);
+		seen_free(&s);
+		close(reg.fd);
+	}
+
+	/* 7c. every block a forged header claiming 4 MiB: the scan's reads stay
+	 * bounded (the search inside spans has a budget), not a pass a block */
+	{
+		size_t flen = (4u << 20) - RS_REC_HDR;
+		char *fake = xcalloc(1, flen);
+		unsigned char *enc;
+		struct counted cr;
+		unsigned char blk[4096];
+		struct rs_header h;
+		reg = mkregion(8 << 20);
+		rs_fd_read(&reg, blk, 4096, 0);
+		rs_header_decode(blk, 4096, &h, err, sizeof err);
+		rs_record_encode(&h, 1, boot_id, RS_RUN, fake, flen, &enc);
+		for (uint64_t at = h.data_off; at + RS_REC_HDR <= h.size; at += h.block) {
+			enc[60] = enc[61] = enc[62] = enc[63] = 0;
+			memcpy(enc + 24, &at, 8);	/* each its own sequence number, the header CRC made right */
+			{
+				uint32_t c = crc32c(0, enc, 60);
+				enc[60] = c, enc[61] = c >> 8, enc[62] = c >> 16, enc[63] = c >> 24;
+			}
+			pwrite_all(reg.fd, enc, RS_REC_HDR, at);
+		}
+		free(enc);
+		free(fake);
+		cr.reg = &reg;
+		cr.bytes = 0;
+		memset(&s, 0, sizeof s);
+		rs_scan(counted_read, &cr, &h, &ops, &s, &res, err, sizeof err);
+		ok(cr.bytes < (100ull << 20), "16,000 forged 4 MiB headers: the scan read %llu MiB (under 100; a pass a block would be 80 GiB)",
+		   (unsigned long long)(cr.bytes >> 20));
 		seen_free(&s);
 		close(reg.fd);
 	}

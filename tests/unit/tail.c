@@ -108,7 +108,7 @@ int main(void)
 		uint64_t at;
 		int opened = rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
 		at = w.end;
-		rs_append(&w, RS_EVENT, "{\"type\":\"event\",\"data\":{}}", 27, NULL);
+		rs_append(&w, RS_EVENT, "{\"type\":\"event\",\"data\":{}}", 26, NULL);
 		ok(opened == 0 && at == ends[2], "... the next boot appends after it (at %llu, its end %llu), never over it",
 		   (unsigned long long)at, (unsigned long long)ends[2]);
 	}
@@ -160,7 +160,7 @@ int main(void)
 		struct rs_writer w;
 		char err[200];
 		ok(rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err) == 0, "the next boot's writer opens");
-		rs_append(&w, RS_EVENT, "{\"type\":\"event\",\"data\":{}}", 27, NULL);
+		rs_append(&w, RS_EVENT, "{\"type\":\"event\",\"data\":{}}", 26, NULL);
 	}
 	read_back(&n, &lost);
 	is_int(n * 100 + (int)lost, 400, "... clears the torn bytes, appends: four read, nothing lost, no false damage");
