@@ -516,16 +516,17 @@ size_t runs_needed(double cov, double effect, double alpha, double power)
 	return v < 2 ? 2 : (size_t)v;
 }
 
-/* The smallest n (boots a side) with s2 (t_p(2n - 2) / d)^2 <= n: Welch's
- * df at equal sizes and spreads. Holds for every n past the first that
- * does (t falls as n grows): doubled from the normal estimate until it
- * holds, then bisected. INFINITY past 10^6. */
+/* Whether n boots a side meet s2 (t_p(2n - 2) / d)^2 <= n: Welch's df at
+ * equal sizes and spreads. */
 static int boots_enough(double s2, double p, double d, double n)
 {
 	double t = student_t_quantile(p, 2 * n - 2);
 	return s2 * (t / d) * (t / d) <= n;
 }
 
+/* The smallest n that does. It holds for every n past the first that
+ * does (t falls as n grows): doubled from the normal estimate until it
+ * holds, then bisected. INFINITY past 10^6. */
 static double boots_for(double s2, double p, double d)
 {
 	double z = normal_quantile(p), lo = ceil(s2 * (z / d) * (z / d)), hi;

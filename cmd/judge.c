@@ -19,8 +19,9 @@ const char judge_usage[] =
 "  undecided  neither yet: boot it again\n"
 "Prints one line: the verdict, each mean and n, both p values, where the\n"
 "commit lies (0 = good's mean, 1 = bad's) and the side p: the one-sided p of\n"
-"its mean against the midpoint (how sure the nearer side is, for a step\n"
-"that must answer undecided at its budget). A driver that looks again after\n"
+"its mean against the midpoint between the endpoints' means (at most 0.5;\n"
+"small: the nearer side is well supported), for a step that must answer\n"
+"undecided at its budget. A driver that looks again after\n"
 "each boot gives each look A divided by the most looks it may take, and E\n"
 "likewise over the looks at the endpoints (a boot added to each while they\n"
 "seem alike is another look). E = 1 takes the endpoints as given (a driver\n"
@@ -94,11 +95,13 @@ static double parse_alpha(const char *opt, const char *s, int one)
 }
 
 /* Which side of the midpoint between the endpoints' means the commit lies
- * on, and how sure: the one-sided p of its mean against the midpoint,
+ * on, and how well supported: the one-sided p of its mean against the
+ * midpoint (never above 0.5),
  * se^2 = sd_t^2/n_t + (sd_g^2/n_g + sd_b^2/n_b)/4, Student's t at n_t - 1
  * df (conservative). An undecided step that must answer at its budget
- * answers the nearer side; this is the chance of a mean that far on that
- * side were the commit at the midpoint or beyond it on the other side.
+ * answers the nearer side; this is the chance of a mean at least that far
+ * on that side were the commit's true figure at the midpoint (or beyond it,
+ * on the other side: less likely still).
  * NAN under 2 samples of the commit or with no spread at all. */
 static double side_p(const struct sample_stats *g, const struct sample_stats *b, const struct sample_stats *t)
 {

@@ -42,7 +42,8 @@ const char pxe_usage[] =
 "                     unless already there. The file is append-only: read\n"
 "                     once per server run (streamed) for the keys of its\n"
 "                     lines, never cut shorter than it was; 413 past the quota\n"
-"  GET /status        every target's progress, as text (loopback clients only)\n"
+"  GET /status        every target's progress, as text (to the server's own\n"
+"                     host only: loopback, or the address it serves on)\n"
 "  GET /FILE          the files above (nothing outside ROOT, no listing)\n"
 "and logs every event to stdout and to targets/MAC/log.\n"
 "  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
@@ -64,7 +65,7 @@ const char pxe_usage[] =
 "target's MAC: it can GET /boot/MAC for the boot in flight's token (or,\n"
 "past --min-boot-seconds, take the next boot) and upload with it; tokens\n"
 "travel in clear. Only boot files are served (HTTP: userland, kernels,\n"
-"layers; /status to loopback only); refusals are logged once a minute a\n"
+"layers; /status to the server's host only); refusals are logged once a minute a\n"
 "source; an address holds at most 16 connections and 40 MiB of uploads.\n"
 "status prints, per target, the boots served, the records received and the\n"
 "boots that sent nothing (hung, or their upload failed: their records come\n"
@@ -168,17 +169,22 @@ static void tlog(const char *mac, const char *fmt, ...)
 }
 
 /* Refusals are a stranger's to make at any rate: each (source address,
- * target, kind) is logged at most once a minute, the next line saying how
- * many were not. A fixed table, the stalest entry reused. */
+ * kind) is logged at most once a minute, the next line saying how many
+ * were not (the MAC is the client's to choose: not part of the key), and
+ * all sources together at most REFUSE_LINES lines a minute. A fixed
+ * table, the stalest entry reused. */
 #define REFUSE_SLOTS 256
 #define REFUSE_EVERY 60
+#define REFUSE_LINES 60
 static struct refusal {
 	in_addr_t peer;
-	char mac[18];
 	int kind;
 	time_t last;
 	unsigned long quiet;
 } refusals[REFUSE_SLOTS];
+static time_t refuse_minute;
+static unsigned refuse_lines;
+static unsigned long refuse_dropped;
 
 static void refused(in_addr_t peer, const char *mac, int kind, const char *what)
 {
@@ -187,7 +193,7 @@ static void refused(in_addr_t peer, const char *mac, int kind, const char *what)
 	char a[INET_ADDRSTRLEN] = "?";
 	for (size_t i = 0; i < REFUSE_SLOTS && !r; i++) {
 		struct refusal *x = &refusals[i];
-		if (x->last && x->peer == peer && x->kind == kind && !strcmp(x->mac, mac))
+		if (x->last && x->peer == peer && x->kind == kind)
 			r = x;
 		else if (x->last < old->last)
 			old = x;
@@ -196,16 +202,24 @@ static void refused(in_addr_t peer, const char *mac, int kind, const char *what)
 		r->quiet++;
 		return;
 	}
+	if (now - refuse_minute >= 60) {
+		if (refuse_dropped)
+			tlog(mac, "%lu refusals in the last minute not logged (more than %d lines a minute from all "
+				  "sources)", refuse_dropped, REFUSE_LINES);
+		refuse_minute = now;
+		refuse_lines = 0;
+		refuse_dropped = 0;
+	}
+	if (refuse_lines >= REFUSE_LINES) {
+		refuse_dropped++;
+		return;
+	}
+	refuse_lines++;
 	if (!r) {
 		r = old;
-		if (r->last && r->quiet) {
-			inet_ntop(AF_INET, &r->peer, a, sizeof a);
-			tlog(r->mac, "%lu more refusals from %s not logged (the table of sources is full)", r->quiet, a);
-		}
 		memset(r, 0, sizeof *r);
 		r->peer = peer;
 		r->kind = kind;
-		snprintf(r->mac, sizeof r->mac, "%s", mac);
 	}
 	inet_ntop(AF_INET, &peer, a, sizeof a);
 	if (r->quiet)
@@ -335,16 +349,21 @@ static int boot_file(const char *rel)
 	return 0;
 }
 
+/* Only the boot files, by name: no "..", no hidden files, nothing else
+ * that ROOT holds (targets/, logs, leases, a pid file). */
+static int servable(const char *rel)
+{
+	return *rel && rel[0] != '/' && rel[0] != '.' && !strstr(rel, "..") && !strstr(rel, "/.") &&
+	       !strstr(rel, "//") && boot_file(rel);
+}
+
 static void serve_file(int fd, const char *rel)
 {
 	struct sbuf path = {0}, h = {0};
 	struct stat st;
 	int f;
 	off_t off = 0;
-	/* only the boot files, by name: no "..", no hidden files, nothing else
-	 * that ROOT holds (targets/, logs, leases, a pid file) */
-	if (!*rel || rel[0] == '/' || strstr(rel, "..") || strstr(rel, "/.") || rel[0] == '.' || strstr(rel, "//") ||
-	    !boot_file(rel)) {
+	if (!servable(rel)) {
 		reply_text(fd, 404, "not found\n");
 		return;
 	}
@@ -518,18 +537,47 @@ static void boot_text(struct sbuf *s, const char *mac, const char *self, const s
  * answer is in (targets/MAC/confirm.out), then a round is appended or the
  * schedule ends. A decision is kept per schedule length: asking again
  * does not run compare again. */
-#define MAX_CONFIRMING 16
+#define MAX_CONFIRMING 64	/* targets with a decision kept */
+#define CONFIRM_RUNNING 2	/* compares at once: CPU and memory are the server machine's */
 #define CONFIRM_SECONDS 120
-#define CONFIRM_MEMORY (2ull << 30)	/* compare holds about 4x its input; a target's store is bounded by --quota */
+#define CONFIRM_MEMORY (2ull << 30)	/* compare holds several times its input: a store past about
+					 * 500 MiB fails here ("no more rounds", logged) */
 static struct confirming {
 	char mac[18];
-	pid_t pid;		/* compare running; 0 once its answer was read */
+	pid_t pid;		/* compare running, else 0 */
+	int done;		/* it ended: status holds how; read by the target's next ask */
+	int status;
 	time_t started;
 	size_t n;		/* the schedule length it answered (or answers) for */
 } confirming[MAX_CONFIRMING];
 
 static void child_close_others(int keep);
 
+/* The server loop's part: a compare that ended is reaped at once (no
+ * zombie waits for its target to ask again), one past its time is killed. */
+static void confirm_reap(void)
+{
+	for (size_t i = 0; i < MAX_CONFIRMING; i++) {
+		struct confirming *j = &confirming[i];
+		int st;
+		pid_t r;
+		if (!j->pid)
+			continue;
+		r = waitpid(j->pid, &st, WNOHANG);
+		if (r == 0 && time(NULL) - j->started > CONFIRM_SECONDS + 5) {
+			kill(j->pid, SIGKILL);	/* the alarm did not end it */
+			r = waitpid(j->pid, &st, 0);
+		}
+		if (r == 0)
+			continue;
+		j->status = r > 0 ? st : 0x7f00;	/* lost (ECHILD): "exit 127" */
+		j->done = 1;
+		j->pid = 0;
+	}
+}
+
+/* This target's slot, else a free one (empty, or the oldest answered and
+ * read), else NULL. */
 static struct confirming *confirm_job(const char *mac)
 {
 	struct confirming *free_slot = NULL;
@@ -537,12 +585,31 @@ static struct confirming *confirm_job(const char *mac)
 		struct confirming *j = &confirming[i];
 		if (!strcmp(j->mac, mac))
 			return j;
-		if (!j->pid && (!free_slot || j->started < free_slot->started))
-			free_slot = j;	/* empty, or the oldest answered */
+		if (!j->pid && (!j->done || time(NULL) - j->started > 3600) &&
+		    (!free_slot || j->started < free_slot->started))	/* an answer unread for an hour: its target left */
+			free_slot = j;
 	}
 	if (free_slot)
 		memset(free_slot, 0, sizeof *free_slot);
 	return free_slot;
+}
+
+static size_t confirm_running(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < MAX_CONFIRMING; i++)
+		n += confirming[i].pid != 0;
+	return n;
+}
+
+/* Whether compare was asked already for this target's schedule of n:
+ * its re-asks while it decides say nothing new. */
+static int confirm_asked(const char *mac, size_t n)
+{
+	for (size_t i = 0; i < MAX_CONFIRMING; i++)
+		if (!strcmp(confirming[i].mac, mac))
+			return confirming[i].n == n;
+	return 0;
 }
 
 static int confirm_start(struct confirming *j, const char *mac, char *const argv[], size_t n)
@@ -569,6 +636,7 @@ static int confirm_start(struct confirming *j, const char *mac, char *const argv
 		return -1;
 	snprintf(j->mac, sizeof j->mac, "%s", mac);
 	j->pid = pid;
+	j->done = 0;
 	j->started = time(NULL);
 	j->n = n;
 	return 0;
@@ -632,13 +700,23 @@ static int confirm_round(const char *mac, char *const names[], size_t n)
 		tlog(mac, "confirm: the schedule holds %d boots at most: no more rounds", MAX_SCHEDULE);
 		goto out;
 	}
+	confirm_reap();
 	j = confirm_job(mac);
-	if (!j) {
-		appended = 2;	/* MAX_CONFIRMING others deciding: ask again */
+	if (j && j->mac[0] && j->n == n && (j->pid || j->done))
+		;	/* asked for this schedule: running, or its answer waits */
+	else if (j && j->mac[0] && j->n == n)
+		goto out;	/* answered for this schedule: no more rounds (it would have grown) */
+	else if (!j || confirm_running() >= CONFIRM_RUNNING) {
+		/* others are deciding: ask again (said once a minute at most) */
+		static time_t said;
+		if (time(NULL) - said >= 60) {
+			tlog(mac, "confirm: %zu compares running, %s: this target waits its turn", confirm_running(),
+			     j ? "the most at once" : "and no slot free");
+			said = time(NULL);
+		}
+		appended = 2;
 		goto out;
-	}
-	if (!j->mac[0] || (!j->pid && j->n != n)) {
-		/* not asked yet for this schedule */
+	} else {
 		if (confirm_start(j, mac, argv, n) < 0) {
 			tlog(mac, "confirm: unable to run bootbench compare: %s", strerror(errno));
 			goto out;
@@ -648,26 +726,19 @@ static int confirm_round(const char *mac, char *const names[], size_t n)
 		appended = 2;
 		goto out;
 	}
-	if (!j->pid)
-		goto out;	/* answered for this schedule: no more rounds (it would have grown) */
-	{
-		pid_t r = waitpid(j->pid, &status, WNOHANG);
-		if (r == 0 && time(NULL) - j->started <= CONFIRM_SECONDS + 5) {
-			appended = 2;
-			goto out;
-		}
-		if (r == 0) {
-			/* the alarm did not end it: SIGKILL, and reaped */
-			kill(j->pid, SIGKILL);
-			waitpid(j->pid, &status, 0);
-		}
-		j->pid = 0;
+	if (j->pid) {
+		appended = 2;
+		goto out;
 	}
+	status = j->status;
+	j->done = 0;	/* read: the slot keeps the answer's schedule length, and may be reused */
 	{
+		/* the decision line is compare's last output: read the tail */
 		char *p = tpath(mac, "confirm.out");
 		int fd = open(p, O_RDONLY | O_CLOEXEC);
 		char buf[4096];
-		ssize_t got = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		off_t end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+		ssize_t got = end < 0 ? -1 : pread(fd, buf, sizeof buf - 1, end > (off_t)sizeof buf - 1 ? end - (off_t)(sizeof buf - 1) : 0);
 		if (got > 0)
 			sb_add(&out, buf, (size_t)got);
 		if (fd >= 0)
@@ -748,7 +819,7 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 		boot_text(&s, mac, self, &st, n, names[st.served - 1]);
 		goto send;
 	}
-	if (st.served > st.reported && st.served > 0)
+	if (st.served > st.reported && st.served > 0 && !confirm_asked(mac, n))
 		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
 		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
 	if (st.served >= (long)n) {
@@ -1313,6 +1384,7 @@ static void respond(struct conn *c)
 	socklen_t ml = sizeof me;
 	struct timeval tv = { .tv_sec = 30 };
 	int fd = c->fd;
+	in_addr_t local = htonl(INADDR_LOOPBACK);	/* the address the client reached (GET /status) */
 
 	/* answers are sent blocking, each send bounded by SO_SNDTIMEO */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -1322,6 +1394,7 @@ static void respond(struct conn *c)
 		char a[INET_ADDRSTRLEN];
 		inet_ntop(AF_INET, &me.sin_addr, a, sizeof a);
 		snprintf(self, sizeof self, "%s:%u", a, (unsigned)ntohs(me.sin_port));
+		local = me.sin_addr.s_addr;
 	} else {
 		snprintf(self, sizeof self, "127.0.0.1");
 	}
@@ -1342,14 +1415,16 @@ static void respond(struct conn *c)
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
-		if ((ntohl(c->peer) >> 24) != 127) {
+		if ((ntohl(c->peer) >> 24) != 127 && c->peer != local) {
 			/* it names every target: for the lab's admin (pxe status ROOT), not the segment */
-			reply_text(fd, 403, "/status answers on loopback only (or run bootbench pxe status ROOT)\n");
+			reply_text(fd, 403, "/status answers the server's own host only (or run bootbench pxe status ROOT)\n");
 			return;
 		}
 		status_report(&s);
 		reply(fd, 200, "text/plain", s.s ? s.s : "", s.len);
 		sb_free(&s);
+	} else if (!strcmp(method, "GET") && !servable(target + 1)) {
+		reply_text(fd, 404, "not found\n");	/* no fork, no sender slot for what is never served */
 	} else if (!strcmp(method, "GET")) {
 		/* a kernel is 10-15 MB: a slow target must not hold the others */
 		pid_t pid;
@@ -1533,6 +1608,7 @@ static int serve(const char *bind_addr, long port)
 			die_sys(EXIT_SYSFAIL, "poll");
 		}
 		reap();
+		confirm_reap();
 		for (size_t k = 1; k < n; k++) {
 			struct conn *c = &conns[map[k - 1]];
 			int done;

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 62
+plan 63
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -68,6 +68,8 @@ is "$code $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged
 is "$("$BB" collect "$R/targets/$M/records.jsonl" 2>/dev/null | wc -l)" 2 "records.jsonl holds the 2 records, readable by collect"
 
 is "$(get /boot/52-54-00-00-00-01)" 404 "a machine that is not a target gets 404"
+for i in $(seq 10 59); do get /boot/52-54-00-00-01-$i >/dev/null; done
+is "$(grep -c 'has no schedule' "$T/serve.out")" 1 "... 50 more such GETs, each with another MAC, from one address: still one log line"
 is "$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$T/r1.jsonl" "$U/results/52-54-00-00-00-01")" 404 \
 	"and cannot upload"
 is "$(get /boot/52-54-00-aa-bb)" 400 "a malformed MAC is refused (400)"
@@ -395,20 +397,21 @@ ok "pxe-serve --layout-only again keeps the schedule, its appended rounds and th
 	sh -c "[ '$before' = '$after' ] && [ -f '$CD/state' ] && grep -qx 'rounds 4' '$CD/confirm' && grep -qx 'care w' '$CD/confirm'"
 [ "$_failed" = 0 ] || { sed 's/^/# /' "$CD/log" "$DD/log" "$T/ps.err"; cat "$CD/schedule" | sed 's/^/# sched /'; }
 
-# /status names every target: answered on loopback only (127/8). A private
-# network namespace whose lo also holds 10.99.0.1 gives a client address
-# that is not.
+# /status names every target: answered to the server's own host only
+# (loopback, or the address it serves on). A private network namespace
+# whose lo also holds 10.99.0.1 (the server's) and 10.99.0.2 (a lab host).
 NS=bb-pxe-$$
 if ip netns add "$NS" 2>/dev/null; then
-	ip -n "$NS" link set lo up && ip -n "$NS" addr add 10.99.0.1/32 dev lo
+	ip -n "$NS" link set lo up && ip -n "$NS" addr add 10.99.0.1/32 dev lo && ip -n "$NS" addr add 10.99.0.2/32 dev lo
 	ip netns exec "$NS" "$BB" pxe serve "$R" --bind 10.99.0.1 --port 8080 >"$T/ns.out" 2>&1 &
 	NP=$!
 	for _ in $(seq 50); do grep -q '^serving' "$T/ns.out" && break; sleep 0.1; done
-	c=$(ip netns exec "$NS" curl -s -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/status)
-	k=$(ip netns exec "$NS" curl -s -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/kernels/A/vmlinuz)
+	c=$(ip netns exec "$NS" curl -s --interface 10.99.0.2 -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/status)
+	k=$(ip netns exec "$NS" curl -s --interface 10.99.0.2 -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/kernels/A/vmlinuz)
+	own=$(ip netns exec "$NS" curl -s --interface 10.99.0.1 -o /dev/null -w '%{http_code}' http://10.99.0.1:8080/status)
 	kill "$NP"; wait "$NP" 2>/dev/null
 	ip netns del "$NS"
-	is "$c $k" "403 200" "GET /status from a lab address (10.99.0.1): 403; the boot files are still served"
+	is "$c $k $own" "403 200 200" "GET /status from a lab host (10.99.0.2): 403, the boot files still served; from the server's own address: 200"
 else
 	skip "GET /status from a lab address: no network namespaces here (ip netns add failed)"
 fi
