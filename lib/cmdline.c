@@ -98,6 +98,7 @@ static const struct keydef keys[] = {
 	{ "profile", K_ENUM, "on|perf|off", OFF(profile), "on: a kernel profile and delay accounting per run, whatever the plan says (needs profile=2 too); perf: perf's call-chain samples besides" },
 	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
 	{ "qemu", K_NAME, NULL, OFF(qemu), "QEMU version the host ran us under (scripts/boot-qemu sets it)" },
+	{ "entry", K_ENUM, "pvh|bzimage", OFF(entry), "how QEMU entered the kernel: pvh (its ELF image: no decompressor, no KASLR) or bzimage (scripts/boot-qemu sets it)" },
 	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
 	{ "upload", K_URL, NULL, OFF(upload), "http://A.B.C.D:PORT/path to send the records not yet sent to, at the end of the boot" },
 	{ "ip", K_IPV4, NULL, OFF(ip), "this machine's IPv4 address for the upload (iPXE: ${netX/ip})" },
@@ -274,6 +275,7 @@ void bbconf_free(struct bbconf *conf)
 	free(conf->tag);
 	free(conf->profile);
 	free(conf->nonce);
+	free(conf->entry);
 	free(conf->upload);
 	free(conf->ip);
 	free(conf->netmask);

@@ -43,6 +43,7 @@ struct bbconf {
 	char *profile;		/* "on" or "off": overrides the plan's profile directive; NULL: the plan says */
 	char *tag;		/* a label the user gives this boot (A/A runs, "patched") */
 	char *qemu;		/* QEMU version, when booted by scripts/boot-qemu */
+	char *entry;		/* "pvh" or "bzimage": how QEMU entered the kernel */
 	char *nonce;		/* host-given uniqueness for the boot id (deterministic mode) */
 	char *upload;		/* http://A.B.C.D:PORT/path: send new records there at the end */
 	char *ip;		/* the appliance's IPv4 address for the upload (iPXE's lease) */

@@ -4,11 +4,13 @@
 # loads) is recorded as refused with what stayed in force, and compare shows
 # it as refused, apart from the runs where mq-deadline held; a plan that sets
 # no tunable still records the queue settings in force on every device.
+# How QEMU entered the kernel is recorded too: PVH (the ELF image, the
+# default for a kernel that has the entry point) or the bzImage.
 . "$(dirname "$0")/lib.sh"
 g=${KERNEL:-debian-6.1-generic} r=${KERNEL_RT:-debian-6.1-rt}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$g" && need_kernel "$r" || skip_all "$g or $r not fetched (make kernels)"
-plan 12
+plan 17
 
 printf 'plan ident\niterations 2\ntimeout 120\nlayout raw fs=ext2\ntunable scheduler mq-deadline bfq\nworkload tcpbw total=4M msg=64K\nworkload tcpbw total=4M msg=8K\n' > "$T/ident.plan"
 "$BB" mkresults "$T/r.img" --size 8M --plan "$T/ident.plan" 2>/dev/null
@@ -38,9 +40,35 @@ ok "the refused scheduler is shown as refused" grep -q '^tcpbw \[msg=64K schedul
 
 printf 'plan plain\ntimeout 120\nlayout raw fs=ext2\nworkload null\n' > "$T/plain.plan"
 "$BB" mkresults "$T/p.img" --size 8M --plan "$T/plain.plan" 2>/dev/null
-boot "$g" "$T/p.log" --results "$T/p.img" --scratch 1:64M; rc=$?
-is "$rc" 0 "a plan that sets no tunable"
+boot "$g" "$T/p.log" --results "$T/p.img" --scratch 1:64M --bzimage; rc=$?
+is "$rc" 0 "a plan that sets no tunable (booted through the bzImage: --bzimage)"
 "$BB" collect "$T/p.img" 2>/dev/null | jq -c 'select(.type=="run") | .data.tunables' > "$T/pt"
 ok "... still records what was in force (virtio-blk's default scheduler none, read_ahead_kb, ...), requested nothing" \
 	all_true "$T/pt" '(.requested == {}) and ([.in_force[]] | length == 1) and ([.in_force[].scheduler] == ["none"]) and ([.in_force[] | has("read_ahead_kb") and has("max_sectors_kb")] | all)'
+
+"$BB" collect "$T/r.img" 2>/dev/null | jq -c 'select(.type=="boot") | .data' > "$T/boots"
+ok "the two boots entered through PVH (CONFIG_PVH: the ELF image, no decompressor), and say so" \
+	all_true "$T/boots" '.qemu.entry == "pvh" and (.cmdline | test("bootbench.entry=pvh"))'
+"$BB" collect "$T/p.img" 2>/dev/null | jq -c 'select(.type=="boot") | .data' > "$T/pboot"
+ok "--bzimage: entered through the bzImage, and says so" \
+	all_true "$T/pboot" '.qemu.entry == "bzimage" and (.cmdline | test("bootbench.entry=bzimage"))'
+ok "the ELF image is kept beside vmlinuz, keyed by its sha256" \
+	test "$(cat "$B/kernels/$g/vmlinux.pvh.sha256" 2>/dev/null)" = "$(sha256sum < "$B/kernels/$g/vmlinuz" | cut -d' ' -f1)"
+
+# A vmlinuz that is no bzImage with a PVH note (here: not a kernel at all,
+# then a bzImage header over a payload that is not an ELF) falls back to
+# -kernel vmlinuz, and the command line says bzimage.
+fb=$T/fakebuild
+mkdir -p "$fb/kernels/fake"
+ln -s "$B/userland.cpio.gz" "$B/userland-id.cpio.gz" "$B/bootbench" "$fb/"
+head -c 4096 /dev/urandom > "$fb/kernels/fake/vmlinuz"
+cmd=$(BOOTBENCH_BUILD=$fb "$TOP/scripts/boot-qemu" fake --accel tcg --workdir "$T/fw" --print-cmd 2>&1)
+ok "not a bzImage: -kernel vmlinuz, bootbench.entry=bzimage" \
+	sh -c 'case "$1" in *"-kernel $2/kernels/fake/vmlinuz "*bootbench.entry=bzimage*) exit 0 ;; *) echo "# $1"; exit 1 ;; esac' - "$cmd" "$fb"
+{ head -c 514 /dev/zero; printf HdrS; head -c 8192 /dev/zero; } > "$fb/kernels/fake/vmlinuz"
+printf '\x01' | dd of="$fb/kernels/fake/vmlinuz" bs=1 seek=497 conv=notrunc 2>/dev/null
+printf '\x00\x00\x00\x00\x00\x10\x00\x00' | dd of="$fb/kernels/fake/vmlinuz" bs=1 seek=584 conv=notrunc 2>/dev/null
+cmd=$(BOOTBENCH_BUILD=$fb "$TOP/scripts/boot-qemu" fake --accel tcg --workdir "$T/fw" --print-cmd 2>&1)
+ok "a bzImage whose payload is no compressed ELF: -kernel vmlinuz, nothing kept" \
+	sh -c 'case "$1" in *"-kernel $2/kernels/fake/vmlinuz "*bootbench.entry=bzimage*) ! ls "$2/kernels/fake" | grep -q pvh ;; *) echo "# $1"; exit 1 ;; esac' - "$cmd" "$fb"
 done_testing

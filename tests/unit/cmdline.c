@@ -39,9 +39,11 @@ static const struct {
 	{ "bootbench.disks=a,b,", 0, "bad value for bootbench.disks: \"a,b,\" (expected names separated by commas)" },
 	{ "bootbench.profile=on", 1, NULL },
 	{ "bootbench.profile=1", 0, "bad value for bootbench.profile: \"1\" (expected one of on|perf|off)" },
+	{ "bootbench.entry=pvh", 1, NULL },
+	{ "bootbench.entry=elf", 0, "bad value for bootbench.entry: \"elf\" (expected one of pvh|bzimage)" },
 	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
 	{ "bootbench.foo=1 bootbench.plan=x", 1,
-	  "unknown key bootbench.foo ignored (valid: plan, disks, readonly, results, reboot, shell, lava, debug, monitor_ms, mode, accel, profile, tag, qemu, nonce, upload, ip, netmask, mac)" },
+	  "unknown key bootbench.foo ignored (valid: plan, disks, readonly, results, reboot, shell, lava, debug, monitor_ms, mode, accel, profile, tag, qemu, entry, nonce, upload, ip, netmask, mac)" },
 	/* what the boot server's iPXE script passes */
 	{ "bootbench.upload=http://10.77.0.1:8080/results/52-54-00-12-34-56 bootbench.ip=10.77.0.111 "
 	  "bootbench.netmask=255.255.255.0 bootbench.mac=52:54:00:12:34:56", 1, NULL },
