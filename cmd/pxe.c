@@ -36,8 +36,10 @@ const char pxe_usage[] =
 "                     tokens, so a restarted server resumes the schedule); asked\n"
 "                     again before that boot reported and within\n"
 "                     --min-boot-seconds (default 10), it is the same boot\n"
-"  POST /results/MAC/TOKEN  JSON lines of records, with a token this server\n"
-"                     gave the target (else 403); at most 32 MiB, a line at most\n"
+"  POST /results/MAC/TOKEN  JSON lines of records, with the token this server\n"
+"                     gave the target's latest boot (else 403: an earlier boot's\n"
+"                     token has expired, its records come with the latest\n"
+"                     boot's upload); at most 32 MiB, a line at most\n"
 "                     one record's 4 MiB), appended to targets/MAC/records.jsonl\n"
 "                     unless already there. The file is append-only: read\n"
 "                     once per server run (streamed) for the keys of its\n"
@@ -64,7 +66,9 @@ const char pxe_usage[] =
 "stray POST, an upload to another target's URL), not a host that knows a\n"
 "target's MAC: it can GET /boot/MAC for the boot in flight's token (or,\n"
 "past --min-boot-seconds, take the next boot) and upload with it; tokens\n"
-"travel in clear. Only boot files are served (HTTP: userland, kernels,\n"
+"travel in clear (the appliance keeps them out of its records and console\n"
+"lines; the kernel's own boot line still shows its command line) and expire\n"
+"when the target takes its next boot. Only boot files are served (HTTP: userland, kernels,\n"
 "layers; /status to the server's host only); refusals are logged once a minute a\n"
 "source; an address holds at most 16 connections and 40 MiB of uploads.\n"
 "status prints, per target, the boots served, the records received and the\n"
@@ -1481,6 +1485,24 @@ static int upload_allowed(struct conn *c, const char *target)
 		refused(c->peer, mac, 3, "an upload without a token this server gave the target: refused");
 		reply_text(c->fd, 403, "no valid token: upload to the URL of the boot's command line\n");
 		return -1;
+	}
+	{
+		/* A token lives as long as its boot is the target's latest: the
+		 * target asks for the next boot only after its upload, and what
+		 * an earlier boot did not get sent goes with the next boot's
+		 * upload (the appliance keeps it on its results partition). A
+		 * token read later (a record, a log) uploads nothing. */
+		struct state st;
+		state_read(mac, &st);
+		if (c->boot != st.served) {
+			char msg[160];
+			refused(c->peer, mac, 4, "an upload with the token of a boot the target has moved past: refused");
+			snprintf(msg, sizeof msg,
+				 "token expired: boot %ld is over (the target is at boot %ld); "
+				 "its records go with the latest boot's upload\n", c->boot, st.served);
+			reply_text(c->fd, 403, msg);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -280,7 +280,7 @@ char *boot_record_json(void)
 	jw_str(&w, "config_sha256", cfg[0] ? cfg : NULL);
 	kernel_descriptor(&w);
 	jw_obj_end(&w);
-	jw_str(&w, "cmdline", A.cmdline_raw);
+	jw_str(&w, "cmdline", A.cmdline_shown);
 	md_safety(&w);
 	jw_str(&w, "userland", A.userland_id);
 	/* linked into bootbench itself, so inside the userland id too; named
@@ -360,7 +360,7 @@ void print_summary(void)
 	fprintf(o, "bootbench: ---- boot summary ----\n");
 	fprintf(o, "bootbench: kernel:   %s %s\n", A.release, A.version);
 	fprintf(o, "bootbench: userland: %s\n", A.userland_id);
-	fprintf(o, "bootbench: cmdline:  %s\n", A.cmdline_raw ? A.cmdline_raw : "");
+	fprintf(o, "bootbench: cmdline:  %s\n", A.cmdline_shown ? A.cmdline_shown : "");
 	fprintf(o, "bootbench: modules:  %u loaded, %u missing, %u failed\n", A.nloaded, A.nmissing, A.nfailed);
 	if (A.nmissing)
 		fprintf(o, "bootbench: missing modules: %s\n", A.mod_missing.s);

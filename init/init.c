@@ -160,6 +160,8 @@ static int step_cmdline(void)
 		A.conf.reboot = 0;
 		die(EXIT_BADINPUT, "%s", err);
 	}
+	A.cmdline_shown = redact_token(A.cmdline_raw, A.conf.upload);
+	A.upload_shown = redact_token(A.conf.upload, A.conf.upload);
 	if (A.conf.debug)
 		setenv("BOOTBENCH_DEBUG", "1", 1);	/* helpers and layouts say more */
 	if (A.conf.upload)

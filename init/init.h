@@ -14,6 +14,9 @@ struct appliance {
 	double uptime_start;		/* /proc/uptime when init began */
 	double first_run_uptime;	/* /proc/uptime when the first run began, 0: none yet */
 	char *cmdline_raw;
+	char *cmdline_shown;	/* cmdline_raw with the upload token replaced (redact_token):
+				 * what records and the console show */
+	char *upload_shown;	/* bootbench.upload's URL, likewise */
 	struct cmdline cl;
 	struct bbconf conf;
 	char release[65], version[257], machine[65];

@@ -216,7 +216,12 @@ static void send_batch(struct pending *p)
 			break;	/* stored, or refused for good */
 		if (status > 0)
 			snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
-		warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, err);
+		{
+			/* httpc's messages name the URL: not its token */
+			char *shown = redact_token(err, A.conf.upload);
+			warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, shown);
+			free(shown);
+		}
 		if (try < UPLOAD_TRIES)
 			sleep(2);
 	}
@@ -253,7 +258,7 @@ static void send_batch(struct pending *p)
 			jw_str(&w, "event", "upload");
 			jw_int(&w, "through_seq", (long long)p->last);
 			jw_int(&w, "records", (long long)p->n);
-			jw_str(&w, "url", A.conf.upload);
+			jw_str(&w, "url", A.upload_shown);
 			jw_int(&w, "status", status);
 			jw_bool(&w, "stored", !final);
 			jw_int(&w, "not_stored", (long long)(final ? p->n : not_stored));
@@ -301,7 +306,7 @@ void upload_results(const struct sbuf *this_boot)
 
 	if (!A.conf.upload)
 		return;
-	info("upload: sending the records the server has not acknowledged to %s", A.conf.upload);
+	info("upload: sending the records the server has not acknowledged to %s", A.upload_shown);
 	/* The partition, even when it filled up during this boot (stored is
 	 * then 0, but its older records still wait for the server). */
 	snprintf(path, sizeof path, "/dev/%s", A.results_dev);

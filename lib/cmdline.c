@@ -119,6 +119,25 @@ const char *bbconf_keys(void)
 	return list;
 }
 
+char *redact_token(const char *s, const char *upload)
+{
+	const char *tok = upload ? strrchr(upload, '/') : NULL, *p;
+	size_t tl = tok ? strlen(tok + 1) : 0;
+	struct sbuf out = {0};
+	if (!s)
+		s = "";
+	if (tl < 16)
+		return xstrdup(s);
+	tok++;
+	while ((p = strstr(s, tok))) {
+		sb_add(&out, s, (size_t)(p - s));
+		sb_puts(&out, "TOKEN");
+		s = p + tl;
+	}
+	sb_puts(&out, s);
+	return out.s ? out.s : xstrdup("");
+}
+
 static int valid_name(const char *s)
 {
 	return name_ok(s, 255, "._-:/");

@@ -62,5 +62,12 @@ void bbconf_free(struct bbconf *conf);
 char *mac_normal(const char *in, char out[18]);
 /* "plan, disks, ..." for messages and --help. */
 const char *bbconf_keys(void);
+/* s (NULL: "") with every occurrence of the upload URL's token, its last
+ * path segment when that is 16 characters or more (a boot server's per-boot
+ * secret, /results/MAC/TOKEN), replaced by "TOKEN": the records, the console
+ * and LAVA logs outlive the boot, and the token would let whoever reads
+ * them upload as this target. upload NULL or without such a segment: a
+ * plain copy. Returns malloc'd memory. */
+char *redact_token(const char *s, const char *upload);
 
 #endif

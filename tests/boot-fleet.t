@@ -20,7 +20,7 @@ need_kernel "$KA" && need_kernel "$KB" || skip_all "$KA or $KB not fetched (make
 command -v dnsmasq >/dev/null || skip_all "no dnsmasq (package dnsmasq-base)"
 command -v ip >/dev/null || skip_all "no ip (package iproute2)"
 ls /usr/lib/ipxe/qemu/*virtio* >/dev/null 2>&1 || skip_all "no iPXE ROM for QEMU (package ipxe-qemu)"
-plan 15
+plan 16
 
 NS=bbfs$$ LAB=bbfl$$ MAC=52:54:00:bb:00:01 D=$T/root/targets/52-54-00-bb-00-01
 UMAC=52:54:00:bb:00:02 UD=$T/root/targets/52-54-00-bb-00-02
@@ -125,6 +125,13 @@ is "$(jq -s '[.[] | select(.type == "run" and .data.status == "ok")] | length' "
 is "$(sort "$T/disk.jsonl" | comm -23 - <(sort "$T/got.jsonl") | jq -r '.type + "/" + (.data.event // "")' | tr '\n' ' ')" \
 	"event/upload " "every record of the results disk reached the server (nothing lost)"
 ok "boot 2's upload carried boot 1's records" grep -q '52-54-00-bb-00-01 boot 2 sent records: 1[0-9] new' "$T/server.log"
+# the upload token is the boot's secret: the records (on the disk, at the
+# server) and the appliance's console lines say TOKEN in its place
+toks=$(cut -d' ' -f2 "$D/tokens" | paste -sd'|')
+ok "no record and no appliance console line holds a token (4 tokens given; cmdline and upload url say TOKEN)" \
+	sh -c "[ \$(wc -l < '$D/tokens') = 4 ] && ! grep -qE '$toks' '$T/got.jsonl' '$T/disk.jsonl' &&
+		! grep -i '^bootbench' '$T/console.log' | grep -qE '$toks' &&
+		jq -e -s '[.[] | select(.type == \"boot\") | .data.cmdline | test(\"/results/52-54-00-bb-00-01/TOKEN \")] | length == 4 and all' '$T/got.jsonl' >/dev/null"
 wait "$upid"
 urc=$?
 ok "the UEFI target chainloaded iPXE (ipxe.efi over TFTP) and booted over HTTP" \

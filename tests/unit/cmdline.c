@@ -64,7 +64,7 @@ int main(void)
 	struct bbconf conf;
 	size_t nsplit = sizeof splits / sizeof *splits, nconf = sizeof confs / sizeof *confs;
 
-	tap_plan(nsplit * 2 + nconf * 2 + 9);
+	tap_plan(nsplit * 2 + nconf * 2 + 14);
 	for (size_t i = 0; i < nsplit; i++) {
 		int rc = cmdline_split(splits[i].line, strlen(splits[i].line), &c, err, sizeof err);
 		is_int(rc == 0 ? (long long)c.n : -1, splits[i].nwords, "split \"%s\": word count", splits[i].line);
@@ -130,5 +130,26 @@ int main(void)
 	is_str(conf.readonly, "USERDISK,OTHER", "bootbench.readonly= given twice: both disks stay read-only");
 	cmdline_free(&c);
 	bbconf_free(&conf);
+	{
+		const char *u = "http://10.0.0.1:8080/results/52-54-00-12-34-56/0123456789abcdef0123456789abcdef";
+		char *r = redact_token("console=ttyS1 bootbench.upload=http://10.0.0.1:8080/results/52-54-00-12-34-56/"
+				       "0123456789abcdef0123456789abcdef bootbench.ip=10.0.0.5", u);
+		is_str(r, "console=ttyS1 bootbench.upload=http://10.0.0.1:8080/results/52-54-00-12-34-56/TOKEN bootbench.ip=10.0.0.5",
+		       "redact_token: the upload URL's token is replaced on the command line");
+		free(r);
+		r = redact_token("connect to http://h/results/m/0123456789abcdef0123456789abcdef: refused; again "
+				 "0123456789abcdef0123456789abcdef", u);
+		is_str(r, "connect to http://h/results/m/TOKEN: refused; again TOKEN", "... every occurrence");
+		free(r);
+		r = redact_token("bootbench.upload=http://10.0.0.1:8080/up/short", "http://10.0.0.1:8080/up/short");
+		is_str(r, "bootbench.upload=http://10.0.0.1:8080/up/short", "a last segment under 16 characters is no token: kept");
+		free(r);
+		r = redact_token("plain", NULL);
+		is_str(r, "plain", "no upload: a plain copy");
+		free(r);
+		r = redact_token(NULL, u);
+		is_str(r, "", "NULL: the empty string");
+		free(r);
+	}
 	return tap_done();
 }
