@@ -10,7 +10,7 @@
 g=${KERNEL:-debian-6.1-generic} r=${KERNEL_RT:-debian-6.1-rt}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$g" && need_kernel "$r" || skip_all "$g or $r not fetched (make kernels)"
-plan 17
+plan 18
 
 printf 'plan ident\niterations 2\ntimeout 120\nlayout raw fs=ext2\ntunable scheduler mq-deadline bfq\nworkload tcpbw total=4M msg=64K\nworkload tcpbw total=4M msg=8K\n' > "$T/ident.plan"
 "$BB" mkresults "$T/r.img" --size 8M --plan "$T/ident.plan" 2>/dev/null
@@ -52,8 +52,8 @@ ok "the two boots entered through PVH (CONFIG_PVH: the ELF image, no decompresso
 "$BB" collect "$T/p.img" 2>/dev/null | jq -c 'select(.type=="boot") | .data' > "$T/pboot"
 ok "--bzimage: entered through the bzImage, and says so" \
 	all_true "$T/pboot" '.qemu.entry == "bzimage" and (.cmdline | test("bootbench.entry=bzimage"))'
-ok "the ELF image is kept beside vmlinuz, keyed by its sha256" \
-	test "$(cat "$B/kernels/$g/vmlinux.pvh.sha256" 2>/dev/null)" = "$(sha256sum < "$B/kernels/$g/vmlinuz" | cut -d' ' -f1)"
+ok "the ELF image is kept beside vmlinuz, named by its sha256, and only that one" \
+	test "$(cd "$B/kernels/$g" && ls -A | grep pvh)" = "pvh-$(sha256sum < "$B/kernels/$g/vmlinuz" | cut -d' ' -f1).elf"
 
 # A vmlinuz that is no bzImage with a PVH note (here: not a kernel at all,
 # then a bzImage header over a payload that is not an ELF) falls back to
@@ -70,5 +70,16 @@ printf '\x01' | dd of="$fb/kernels/fake/vmlinuz" bs=1 seek=497 conv=notrunc 2>/d
 printf '\x00\x00\x00\x00\x00\x10\x00\x00' | dd of="$fb/kernels/fake/vmlinuz" bs=1 seek=584 conv=notrunc 2>/dev/null
 cmd=$(BOOTBENCH_BUILD=$fb "$TOP/scripts/boot-qemu" fake --accel tcg --workdir "$T/fw" --print-cmd 2>&1)
 ok "a bzImage whose payload is no compressed ELF: -kernel vmlinuz, nothing kept" \
-	sh -c 'case "$1" in *"-kernel $2/kernels/fake/vmlinuz "*bootbench.entry=bzimage*) ! ls "$2/kernels/fake" | grep -q pvh ;; *) echo "# $1"; exit 1 ;; esac' - "$cmd" "$fb"
+	sh -c 'case "$1" in *"-kernel $2/kernels/fake/vmlinuz "*bootbench.entry=bzimage*) ! ls -A "$2/kernels/fake" | grep -q pvh ;; *) echo "# $1"; exit 1 ;; esac' - "$cmd" "$fb"
+# An xz payload that is cut short: the decompressor fails, nothing is kept.
+v=$B/kernels/$g/vmlinuz
+setup=$(od -An -tu1 -j 497 -N1 "$v" | tr -d ' '); off=$(od -An -tu4 -j 584 -N4 "$v" | tr -d ' ')
+len=$(od -An -tu4 -j 588 -N4 "$v" | tr -d ' ')
+head -c $(( (setup + 1) * 512 + off + len / 2 )) "$v" > "$fb/kernels/fake/vmlinuz"
+head -c $(( len / 2 + 4096 )) /dev/zero >> "$fb/kernels/fake/vmlinuz"
+pend=$(( (setup + 1) * 512 + off + len - 4 ))	# the image size recorded after the payload, kept
+dd if="$v" of="$fb/kernels/fake/vmlinuz" bs=1 skip=$pend seek=$pend count=4 conv=notrunc 2>/dev/null
+cmd=$(BOOTBENCH_BUILD=$fb "$TOP/scripts/boot-qemu" fake --accel tcg --workdir "$T/fw" --print-cmd 2>&1)
+ok "half an xz payload: the bzImage is booted, no partial image kept, and it says why" \
+	sh -c 'case "$1" in *"unable to unpack its ELF image"*"-kernel $2/kernels/fake/vmlinuz "*bootbench.entry=bzimage*) ! ls -A "$2/kernels/fake" | grep -q pvh ;; *) echo "# $1"; exit 1 ;; esac' - "$cmd" "$fb"
 done_testing
