@@ -240,66 +240,40 @@ static void grow_cells(struct cmp_group *g, size_t n)
 	g->ncell = n;
 }
 
-/* A run's value: figures and counters into its boot's sums (cell_by_boot
- * makes the cell's from them), profile shares into the cell's own. A boot's
- * runs come together in every source we write, so the boot is looked for
- * at the end only; a boot met again later (records interleaved by hand)
- * gets a second entry, merged by cmp_finish. */
+static struct cmp_unit *unit_new(struct cmp_cell *cell, unsigned long long unit, unsigned round)
+{
+	struct cmp_unit *u;
+	if (cell->nunits == cell->ucap) {
+		cell->ucap = cell->ucap ? cell->ucap * 2 : 2;
+		cell->units = xrealloc(cell->units, cell->ucap * sizeof *cell->units);
+	}
+	u = &cell->units[cell->nunits++];
+	memset(u, 0, sizeof *u);
+	u->unit = unit;
+	u->round = round;
+	return u;
+}
+
+/* A run's value into its boot's sums (cell_by_boot makes the cell's from
+ * them). A boot's runs come together in every source we write, so the boot
+ * is looked for at the end only; a boot met again later (records
+ * interleaved by hand) gets a second entry, merged by cmp_finish. */
 static void cell_add(struct cmp *c, struct cmp_group *g, size_t k, double v, const char *inforce)
 {
 	struct cmp_cell *cell;
+	struct cmp_unit *u;
 	grow_cells(g, k + 1);
 	cell = &g->cell[k];
-	if (g->kind != CMP_PROFILE) {
-		struct cmp_unit *u = cell->nunits ? &cell->units[cell->nunits - 1] : NULL;
-		if (!u || u->unit != c->cur_unit) {
-			if (cell->nunits == cell->ucap) {
-				cell->ucap = cell->ucap ? cell->ucap * 2 : 4;
-				cell->units = xrealloc(cell->units, cell->ucap * sizeof *cell->units);
-			}
-			u = &cell->units[cell->nunits++];
-			memset(u, 0, sizeof *u);
-			u->unit = c->cur_unit;
-			u->round = c->cur_round;
-		}
-		moments_add(&u->m, v);
-	} else {
-		double d = v - cell->mean;
-		if (!cell->n || v < cell->min)
-			cell->min = v;
-		if (!cell->n || v > cell->max)
-			cell->max = v;
-		cell->n++;
-		cell->mean += d / cell->n;
-		cell->m2 += d * (v - cell->mean);
-	}
+	u = cell->nunits ? &cell->units[cell->nunits - 1] : NULL;
+	if (!u || u->unit != c->cur_unit)
+		u = unit_new(cell, c->cur_unit, c->cur_round);
+	moments_add(&u->m, v);
 	if (!cell->inforce)
 		cell->inforce = xstrdup(inforce);
 	else if (strcmp(cell->inforce, inforce) && strcmp(cell->inforce, "*")) {
 		free(cell->inforce);
 		cell->inforce = xstrdup("*");
 	}
-}
-
-/* m more samples, each v, in one step (Chan et al.'s merge of a run of
- * equal values): the zeros of a profile's absent functions cost O(1). */
-static void cell_add_n(struct cmp_group *g, size_t k, double v, size_t m)
-{
-	struct cmp_cell *x;
-	double d, n;
-	if (!m)
-		return;
-	grow_cells(g, k + 1);
-	x = &g->cell[k];
-	if (!x->n || v < x->min)
-		x->min = v;
-	if (!x->n || v > x->max)
-		x->max = v;
-	n = (double)x->n + (double)m;
-	d = v - x->mean;
-	x->mean += d * (double)m / n;
-	x->m2 += d * d * (double)x->n * (double)m / n;
-	x->n += m;
 }
 
 /* "6.1.192 rt [tag]" of a boot record, as the columns are labelled. */
@@ -442,8 +416,29 @@ static void add_stalls(struct cmp *c, const struct cmp_boot *b, int k, const cha
 		}
 }
 
+/* Experiment x had a profiled run in the current boot (kernel k). */
+static void exp_count_run(struct cmp *c, size_t x, int k)
+{
+	struct cmp_exp *e = &c->exps[x];
+	struct cmp_exp_boot *eb = e->nboots ? &e->boots[e->nboots - 1] : NULL;
+	e->runs[k]++;
+	if (!eb || eb->unit != c->cur_unit) {
+		if (e->nboots == e->bcap) {
+			e->bcap = e->bcap ? e->bcap * 2 : 4;
+			e->boots = xrealloc(e->boots, e->bcap * sizeof *e->boots);
+		}
+		eb = &e->boots[e->nboots++];
+		eb->unit = c->cur_unit;
+		eb->round = c->cur_round;
+		eb->k = (unsigned)k;
+		eb->runs = 0;
+	}
+	eb->runs++;
+}
+
 /* A run's kernel profile: each function's share (%) is one sample of its
- * CMP_PROFILE group; the experiment counts the profiled run. */
+ * CMP_PROFILE group, in its boot; the experiment counts the profiled run
+ * (by kernel, and by boot for the shares of 0, cmp_finish). */
 static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
 			const char *lname, const struct jv *pf)
 {
@@ -456,7 +451,7 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 		return;
 	if (total == 0) {
 		/* profiled, but the tick never found the kernel: a run of user code */
-		c->exps[exp_of(c, b->mode, wl, id)].runs[k]++;
+		exp_count_run(c, exp_of(c, b->mode, wl, id), k);
 		return;
 	}
 	for (size_t i = 0; i < fs->n && i < CMP_PROFILE_FUNCS; i++)
@@ -467,7 +462,7 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 	}
 	x = exp_of(c, b->mode, wl, id);
 	e = &c->exps[x];
-	e->runs[k]++;
+	exp_count_run(c, x, k);
 	e->samples[k] += total;
 	if (json_get_num(pf, "other", 0) > 0 || fs->n > CMP_PROFILE_FUNCS)
 		e->cut[k]++;
@@ -962,15 +957,10 @@ static int by_unit(const void *a, const void *b)
  * their own runs explain (var of the means less s2_run / runs per boot,
  * at least 0). Each boot's mean weighs the same, however many runs it had.
  * With rounds, each round's boot means feed the looks (confirm_family). */
-static void cell_by_boot(const struct cmp *c, struct cmp_cell *x)
+/* x's units sorted by boot, one each (a boot met twice is merged). */
+static void units_merge(struct cmp_cell *x)
 {
-	struct moments bm = {0};
-	double ssw = 0, s2run = NAN;
 	size_t m = 0;
-	x->runs = 0;
-	x->cov_boot = x->cov_run = NAN;
-	for (size_t i = 0; i < x->nunits; i++)
-		x->runs += x->units[i].m.n;
 	if (!x->nunits)
 		return;
 	qsort(x->units, x->nunits, sizeof *x->units, by_unit);
@@ -981,6 +971,69 @@ static void cell_by_boot(const struct cmp *c, struct cmp_cell *x)
 			x->units[++m] = x->units[i];
 	}
 	x->nunits = m + 1;
+}
+
+static int by_exp_boot(const void *a, const void *b)
+{
+	const struct cmp_exp_boot *x = a, *y = b;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+/* e's boots sorted by unit, one each. */
+static void exp_boots_merge(struct cmp_exp *e)
+{
+	size_t m = 0;
+	if (!e->nboots)
+		return;
+	qsort(e->boots, e->nboots, sizeof *e->boots, by_exp_boot);
+	for (size_t i = 1; i < e->nboots; i++) {
+		if (e->boots[i].unit == e->boots[m].unit)
+			e->boots[m].runs += e->boots[i].runs;
+		else
+			e->boots[++m] = e->boots[i];
+	}
+	e->nboots = m + 1;
+}
+
+/* A profile share's cell: each boot that profiled the experiment on kernel
+ * k gets a share of 0 for each of its profiled runs that did not list the
+ * function (a boot none of whose runs listed it: a unit of zeros), so the
+ * boot's mean is over all its profiled runs. listed counts the runs that
+ * named it. */
+static void profile_zeros(const struct cmp_exp *e, struct cmp_cell *x, size_t k)
+{
+	size_t have;
+	units_merge(x);
+	have = x->nunits;
+	x->listed = 0;
+	for (size_t i = 0; i < have; i++)
+		x->listed += x->units[i].m.n;
+	for (size_t i = 0; i < e->nboots; i++) {
+		const struct cmp_exp_boot *eb = &e->boots[i];
+		struct cmp_unit key = { .unit = eb->unit }, *u;
+		if (eb->k != k)
+			continue;
+		u = bsearch(&key, x->units, have, sizeof *x->units, by_unit);
+		if (!u)
+			u = unit_new(x, eb->unit, eb->round);
+		if (eb->runs > u->m.n) {
+			struct moments z = { .n = eb->runs - u->m.n };
+			moments_merge(&u->m, &z);
+		}
+	}
+}
+
+static void cell_by_boot(const struct cmp *c, struct cmp_cell *x)
+{
+	struct moments bm = {0};
+	double ssw = 0, s2run = NAN;
+	x->runs = 0;
+	x->cov_boot = x->cov_run = NAN;
+	for (size_t i = 0; i < x->nunits; i++)
+		x->runs += x->units[i].m.n;
+	if (!x->nunits)
+		return;
+	units_merge(x);
 	if (c->rounds) {
 		free(x->rm);
 		x->rm = xcalloc(c->rounds, sizeof *x->rm);
@@ -1303,16 +1356,14 @@ int cmp_finish(struct cmp *c)
 	for (size_t g = 0; g < c->ngroups; g++)
 		grow_cells(&c->groups[g], c->nkernels);
 	/* a profiled run that did not list a function gave it a share of 0 */
+	for (size_t x = 0; x < c->nexps; x++)
+		exp_boots_merge(&c->exps[x]);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		if (G->kind != CMP_PROFILE)
 			continue;
-		for (size_t k = 0; k < c->nkernels; k++) {
-			size_t runs = c->exps[G->xid].runs[k];
-			G->cell[k].listed = G->cell[k].n;
-			if (runs > G->cell[k].n)
-				cell_add_n(G, k, 0, runs - G->cell[k].n);
-		}
+		for (size_t k = 0; k < c->nkernels; k++)
+			profile_zeros(&c->exps[G->xid], &G->cell[k], k);
 	}
 	/* each experiment's groups, for the why view: xg[xoff[x] .. xoff[x+1]) */
 	c->xoff = xcalloc(c->nexps + 2, sizeof *c->xoff);
@@ -1335,10 +1386,7 @@ int cmp_finish(struct cmp *c)
 		int lower = !strcmp(G->better, "lower"), higher = !strcmp(G->better, "higher");
 		for (size_t k = 0; k < c->nkernels; k++) {
 			struct cmp_cell *x = &G->cell[k];
-			if (G->kind == CMP_PROFILE)
-				x->runs = x->n;
-			else
-				cell_by_boot(c, x);
+			cell_by_boot(c, x);
 			cell_stats(x);
 			x->noisy = x->n >= 2 && isfinite(x->s.cov) && x->s.cov > c->noisy;
 			x->p = x->q = x->change = x->lo = x->hi = x->perm_p = NAN;
@@ -1545,6 +1593,8 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->seen_s);
 	strmap_free(&c->unit_ix);
 	strmap_free(&c->exp_ix);
+	for (size_t x = 0; x < c->nexps; x++)
+		free(c->exps[x].boots);
 	free(c->exps);
 	free(c->xoff);
 	free(c->xg);

@@ -66,9 +66,8 @@ struct cmp_unit {
 #define CMP_PERM_BELOW 30
 
 struct cmp_cell {
-	/* sums (Welford): of the boot means, made from units by cmp_finish
-	 * (figures and counters: n counts boots), or of the runs as read
-	 * (profile shares, not yet by boot: docs/why.md) */
+	/* sums (Welford) of the boot means, made from units by cmp_finish:
+	 * n counts boots (figures, counters and profile shares alike) */
 	size_t n;
 	double mean, m2, min, max;
 	struct sample_stats s;
@@ -88,7 +87,8 @@ struct cmp_cell {
 	int significant, noisy, worse;	/* worse/better only for a figure with a direction */
 	int decision;		/* CMP_D_*: changed, unchanged (TOST), undecided; none for the baseline or untested */
 	char *inforce;		/* tunables in force that the plan did not set ("*": runs disagreed: not tested) */
-	size_t listed;		/* CMP_PROFILE: runs whose list named the function (the rest count 0) */
+	size_t listed;		/* CMP_PROFILE: runs whose list named the function (the rest of
+				 * the profiled runs count 0; runs counts them all) */
 	double invalid_sum;	/* their values, for a chart's hollow point only */
 	size_t invalid;		/* runs whose figure was marked invalid (an SFS step past 1% failed calls):
 				 * counted and shown, never in n, the mean or the test */
@@ -124,8 +124,18 @@ struct cmp_group {
  * experiment (hostile input: random names) are not kept, and the lists
  * they came in count as cut. */
 #define CMP_EXP_FUNCS 4096
+/* A boot's profiled runs of one experiment: a function its runs did not
+ * list had a share of 0 in each of them. */
+struct cmp_exp_boot {
+	unsigned long long unit;	/* the boot, as cmp_unit.unit */
+	unsigned round;
+	unsigned k;			/* its kernel */
+	size_t runs;
+};
 struct cmp_exp {
 	size_t functions;			/* its CMP_PROFILE groups (at most CMP_EXP_FUNCS) */
+	struct cmp_exp_boot *boots;		/* sorted by unit, one each, after cmp_finish */
+	size_t nboots, bcap;
 	unsigned runs[CMP_MAX_KERNELS];
 	unsigned cut[CMP_MAX_KERNELS];		/* runs whose list was cut (it had "other" samples) */
 	double samples[CMP_MAX_KERNELS];	/* summed over those runs */

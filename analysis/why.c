@@ -100,7 +100,7 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, s
 		f->a = a->s.mean;
 		f->b = b->s.mean;
 		/* missing from a run whose list was cut: below the cut, not 0 */
-		f->cut = (a->listed < a->n && e->cut[c->base]) || (b->listed < b->n && e->cut[k]);
+		f->cut = (a->listed < a->runs && e->cut[c->base]) || (b->listed < b->runs && e->cut[k]);
 		if (!f->cut)
 			f->only = !a->listed && b->listed ? 1 : a->listed && !b->listed ? 2 : 0;
 		if (a->n >= 2 && b->n >= 2 && !f->cut) {

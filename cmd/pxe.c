@@ -36,10 +36,9 @@ const char pxe_usage[] =
 "                     tokens, so a restarted server resumes the schedule); asked\n"
 "                     again before that boot reported and within\n"
 "                     --min-boot-seconds (default 10), it is the same boot\n"
-"  POST /results/MAC/TOKEN  JSON lines of records, with the token this server\n"
-"                     gave the target's latest boot (else 403: an earlier boot's\n"
-"                     token has expired, its records come with the latest\n"
-"                     boot's upload); at most 32 MiB, a line at most\n"
+"  POST /results/MAC/TOKEN  JSON lines of records, with a token this server\n"
+"                     gave the target (else 403), which expires once a later\n"
+"                     boot has reported; at most 32 MiB, a line at most\n"
 "                     one record's 4 MiB), appended to targets/MAC/records.jsonl\n"
 "                     unless already there. The file is append-only: read\n"
 "                     once per server run (streamed) for the keys of its\n"
@@ -68,7 +67,7 @@ const char pxe_usage[] =
 "past --min-boot-seconds, take the next boot) and upload with it; tokens\n"
 "travel in clear (the appliance keeps them out of its records and console\n"
 "lines; the kernel's own boot line still shows its command line) and expire\n"
-"when the target takes its next boot. Only boot files are served (HTTP: userland, kernels,\n"
+"once a later boot reported. Only boot files are served (HTTP: userland, kernels,\n"
 "layers; /status to the server's host only); refusals are logged once a minute a\n"
 "source; an address holds at most 16 connections and 40 MiB of uploads.\n"
 "status prints, per target, the boots served, the records received and the\n"
@@ -457,7 +456,8 @@ static int target_layers(const char *mac, const char *self, struct sbuf *words, 
  * line carries (/results/MAC/TOKEN); an upload must present a token this
  * server gave that target, and it reports the boot the token belongs to.
  * targets/MAC/tokens keeps them all ("BOOT TOKEN" lines): a boot's records
- * may come with a later boot's upload. Threat model: the lab segment sees
+ * may come with a later boot's upload. A token expires once a later boot
+ * of its target has reported (upload_allowed). Threat model: the lab segment sees
  * the token in clear (iPXE fetches the script over HTTP). It stops
  * accidents and casual forgery (a stray curl, a host replaying a captured
  * upload to another target's URL, a scanner's POSTs), not someone who
@@ -478,7 +478,7 @@ static long token_boot(const char *mac, const char *token)
 {
 	char *s = tread(mac, "tokens"), *line, *save = NULL;
 	long boot = 0;
-	if (strlen(token) != 32 || strspn(token, "0123456789abcdef") != 32) {
+	if (strlen(token) != UPLOAD_TOKEN_LEN || strspn(token, "0123456789abcdef") != UPLOAD_TOKEN_LEN) {
 		free(s);
 		return 0;
 	}
@@ -1487,19 +1487,20 @@ static int upload_allowed(struct conn *c, const char *target)
 		return -1;
 	}
 	{
-		/* A token lives as long as its boot is the target's latest: the
-		 * target asks for the next boot only after its upload, and what
-		 * an earlier boot did not get sent goes with the next boot's
-		 * upload (the appliance keeps it on its results partition). A
-		 * token read later (a record, a log) uploads nothing. */
+		/* A token lives until a later boot of its target has reported:
+		 * by then the target has run past it (it asks for its next boot
+		 * after its upload; what an earlier boot did not get sent goes
+		 * with a later boot's upload, from its results partition). Not
+		 * sooner: a /boot asked by someone else must not cost the boot
+		 * in flight its upload. A token read later (a record, a log)
+		 * uploads nothing. */
 		struct state st;
 		state_read(mac, &st);
-		if (c->boot != st.served) {
+		if (c->boot < st.reported) {
 			char msg[160];
-			refused(c->peer, mac, 4, "an upload with the token of a boot the target has moved past: refused");
-			snprintf(msg, sizeof msg,
-				 "token expired: boot %ld is over (the target is at boot %ld); "
-				 "its records go with the latest boot's upload\n", c->boot, st.served);
+			refused(c->peer, mac, 4, "an upload with the token of a boot a later boot has reported after: refused");
+			snprintf(msg, sizeof msg, "token expired: boot %ld is over (boot %ld has reported since)\n",
+				 c->boot, st.reported);
 			reply_text(c->fd, 403, msg);
 			return -1;
 		}

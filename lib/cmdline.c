@@ -122,11 +122,11 @@ const char *bbconf_keys(void)
 char *redact_token(const char *s, const char *upload)
 {
 	const char *tok = upload ? strrchr(upload, '/') : NULL, *p;
-	size_t tl = tok ? strlen(tok + 1) : 0;
+	size_t tl = UPLOAD_TOKEN_LEN;
 	struct sbuf out = {0};
 	if (!s)
 		s = "";
-	if (tl < 16)
+	if (!tok || strlen(tok + 1) != tl || strspn(tok + 1, "0123456789abcdef") != tl)
 		return xstrdup(s);
 	tok++;
 	while ((p = strstr(s, tok))) {

@@ -62,9 +62,12 @@ void bbconf_free(struct bbconf *conf);
 char *mac_normal(const char *in, char out[18]);
 /* "plan, disks, ..." for messages and --help. */
 const char *bbconf_keys(void);
+/* A boot server's per-boot upload token: 16 random bytes in lowercase hex,
+ * the last path segment of /results/MAC/TOKEN (cmd/pxe.c). */
+#define UPLOAD_TOKEN_LEN 32
 /* s (NULL: "") with every occurrence of the upload URL's token, its last
- * path segment when that is 16 characters or more (a boot server's per-boot
- * secret, /results/MAC/TOKEN), replaced by "TOKEN": the records, the console
+ * path segment when that is UPLOAD_TOKEN_LEN lowercase hex digits (a boot
+ * server's per-boot secret, /results/MAC/TOKEN), replaced by "TOKEN": the records, the console
  * and LAVA logs outlive the boot, and the token would let whoever reads
  * them upload as this target. upload NULL or without such a segment: a
  * plain copy. Returns malloc'd memory. */

@@ -67,8 +67,8 @@ is "$code $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged
 	"a repeated upload adds nothing"
 "$BB" run null >"$T/r3.jsonl" 2>/dev/null
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r3.jsonl" "$UP3")
-is "$code $(cat "$T/body")" "403 token expired: boot 3 is over (the target is at boot 4); its records go with the latest boot's upload" \
-	"boot 3's token expired when the target took boot 4 (a token read from a log uploads nothing)"
+is "$code $(cat "$T/body")" "403 token expired: boot 3 is over (boot 4 has reported since)" \
+	"boot 3's token expired once boot 4 reported (a token read from a log uploads nothing)"
 is "$("$BB" collect "$R/targets/$M/records.jsonl" 2>/dev/null | wc -l)" 2 "records.jsonl holds the 2 records, readable by collect"
 
 is "$(get /boot/52-54-00-00-00-01)" 404 "a machine that is not a target gets 404"

@@ -8,7 +8,7 @@
 # under the regression, escaped, and Chromium renders it.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 24
+plan 26
 /usr/bin/python3 - "$T/why.jsonl" <<'PY'
 import json, sys
 out = open(sys.argv[1], "w")
@@ -105,4 +105,34 @@ timeout 60 "$CHROME" $flags --dump-dom "file://$T/why.html" > "$T/dom.html" 2>/d
 ok "Chromium's DOM has the why chart with rt_spin_lock's bars" \
 	sh -c "grep -q 'class=\"chart why\"' '$T/dom.html' && grep -q '>rt_spin_lock</text>' '$T/dom.html'"
 ok "no script element came from a function name" sh -c "! grep -qi '<img' '$T/dom.html'"
+# Shares are tested with the boot as the unit, as figures are: 1 boot a
+# kernel of 3 profiled runs each is no sample of boots, however far apart
+# (10% vs 30%); a function missing from one run of a boot is 0 in that run,
+# so that boot's share is the mean over its 3 runs.
+/usr/bin/python3 - "$T/oneboot.jsonl" <<'PY'
+import json, sys
+out = open(sys.argv[1], "w")
+seq = 0
+def rec(bid, typ, data):
+    global seq
+    seq += 1
+    out.write(json.dumps({"seq": seq, "boot_id": "%032x" % bid, "type": typ, "data": data}) + "\n")
+for b, (rel, ver, share) in enumerate([("6.1.0-57-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3", 0.10),
+                                       ("6.1.0-57-rt-amd64", "#1 SMP PREEMPT_RT Debian 6.1.192-3", 0.30)]):
+    rec(b + 1, "boot", {"kernel": {"release": rel, "version": ver}, "mode": "deterministic", "userland": "u" * 64})
+    for r in range(3):
+        funcs = [("clear_page_erms", share + 0.001 * r)]
+        if not (b == 0 and r == 2):
+            funcs.append(("memset_erms", 0.06))
+        rec(b + 1, "run", {"plan": "t", "workload": "forkexec", "params": {}, "layout": {"name": "tmpfs"}, "status": "ok",
+                           "metrics": [{"name": "forkexec_us", "value": (800 if b == 0 else 900) + r, "unit": "us", "better": "lower"}],
+                           "profile": {"samples": 400, "functions": [{"name": n, "samples": int(s * 400), "share": s} for n, s in funcs]}})
+    rec(b + 1, "end", {"status": "ok"})
+PY
+"$BB" compare "$T/oneboot.jsonl" --why forkexec@tmpfs > "$T/oneboot" 2>&1
+sed 's/^/# /' "$T/oneboot"
+ok "one boot a kernel: a share 10% vs 30% over 3 runs each is untested, not significant" \
+	grep -Eq '^ +10\.1% +30\.1% +\+20\.0pp untested +clear_page_erms$' "$T/oneboot"
+ok "a function missing from one of a boot's 3 runs: that boot's share is 4.0% (6% in 2 runs of 3)" \
+	grep -Eq '^ +4\.0% +6\.0% +\+2\.0pp untested +memset_erms$' "$T/oneboot"
 done_testing

@@ -64,7 +64,7 @@ int main(void)
 	struct bbconf conf;
 	size_t nsplit = sizeof splits / sizeof *splits, nconf = sizeof confs / sizeof *confs;
 
-	tap_plan(nsplit * 2 + nconf * 2 + 14);
+	tap_plan(nsplit * 2 + nconf * 2 + 16);
 	for (size_t i = 0; i < nsplit; i++) {
 		int rc = cmdline_split(splits[i].line, strlen(splits[i].line), &c, err, sizeof err);
 		is_int(rc == 0 ? (long long)c.n : -1, splits[i].nwords, "split \"%s\": word count", splits[i].line);
@@ -142,7 +142,13 @@ int main(void)
 		is_str(r, "connect to http://h/results/m/TOKEN: refused; again TOKEN", "... every occurrence");
 		free(r);
 		r = redact_token("bootbench.upload=http://10.0.0.1:8080/up/short", "http://10.0.0.1:8080/up/short");
-		is_str(r, "bootbench.upload=http://10.0.0.1:8080/up/short", "a last segment under 16 characters is no token: kept");
+		is_str(r, "bootbench.upload=http://10.0.0.1:8080/up/short", "a last segment that is not 32 hex digits is no token: kept");
+		free(r);
+		r = redact_token("u=http://10.0.0.1:8080/results/52-54-00-12-34-56", "http://10.0.0.1:8080/results/52-54-00-12-34-56");
+		is_str(r, "u=http://10.0.0.1:8080/results/52-54-00-12-34-56", "... a MAC is kept");
+		free(r);
+		r = redact_token("u=http://192.168.100.200:8080", "http://192.168.100.200:8080");
+		is_str(r, "u=http://192.168.100.200:8080", "... a URL without a path is kept");
 		free(r);
 		r = redact_token("plain", NULL);
 		is_str(r, "plain", "no upload: a plain copy");
