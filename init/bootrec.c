@@ -297,6 +297,8 @@ char *boot_record_json(void)
 	jw_obj(&w, "qemu");
 	jw_str(&w, "version", A.conf.qemu);
 	jw_str(&w, "entry", A.conf.entry);
+	if (A.conf.disk_read_bps)
+		jw_int(&w, "disk_read_bps", (long long)A.conf.disk_read_bps);
 	/* the settings scripts/boot-qemu --deterministic uses */
 	jw_str(&w, "icount", strcmp(A.conf.mode, "deterministic") ? NULL :
 			     "-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -seed 1 -smp 1; norandmaps");

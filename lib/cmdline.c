@@ -71,7 +71,7 @@ void cmdline_free(struct cmdline *c)
 	c->n = 0;
 }
 
-enum ktype { K_BOOL, K_NAME, K_LIST, K_MS, K_ENUM, K_URL, K_IPV4, K_MAC };
+enum ktype { K_BOOL, K_NAME, K_LIST, K_MS, K_BYTES, K_ENUM, K_URL, K_IPV4, K_MAC };
 
 struct keydef {
 	const char *name;
@@ -99,6 +99,7 @@ static const struct keydef keys[] = {
 	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
 	{ "qemu", K_NAME, NULL, OFF(qemu), "QEMU version the host ran us under (scripts/boot-qemu sets it)" },
 	{ "entry", K_ENUM, "pvh|bzimage", OFF(entry), "how QEMU entered the kernel: pvh (its ELF image: no decompressor, no KASLR) or bzimage (scripts/boot-qemu sets it)" },
+	{ "disk_read_bps", K_BYTES, NULL, OFF(disk_read_bps), "bytes a second QEMU lets the attached (--disk) images be read at, 0: no cap (scripts/boot-qemu --disk-read-bps sets it)" },
 	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
 	{ "upload", K_URL, NULL, OFF(upload), "http://A.B.C.D:PORT/path to send the records not yet sent to, at the end of the boot" },
 	{ "ip", K_IPV4, NULL, OFF(ip), "this machine's IPv4 address for the upload (iPXE: ${netX/ip})" },
@@ -231,6 +232,19 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 				return -1;
 			}
 			*(unsigned *)((char *)conf + d->off) = u;
+			break;
+		}
+		case K_BYTES: {
+			unsigned long long u = 0;
+			size_t i = 0;
+			for (; v[i] >= '0' && v[i] <= '9' && i < 13; i++)
+				u = u * 10 + (unsigned)(v[i] - '0');
+			if (!i || v[i]) {
+				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected a whole number of bytes below 10^13)",
+					 d->name, v);
+				return -1;
+			}
+			*(unsigned long long *)((char *)conf + d->off) = u;
 			break;
 		}
 		case K_URL:

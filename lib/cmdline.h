@@ -44,6 +44,7 @@ struct bbconf {
 	char *tag;		/* a label the user gives this boot (A/A runs, "patched") */
 	char *qemu;		/* QEMU version, when booted by scripts/boot-qemu */
 	char *entry;		/* "pvh" or "bzimage": how QEMU entered the kernel */
+	unsigned long long disk_read_bps; /* QEMU's read cap on the --disk images, 0: none */
 	char *nonce;		/* host-given uniqueness for the boot id (deterministic mode) */
 	char *upload;		/* http://A.B.C.D:PORT/path: send new records there at the end */
 	char *ip;		/* the appliance's IPv4 address for the upload (iPXE's lease) */

@@ -41,9 +41,13 @@ static const struct {
 	{ "bootbench.profile=1", 0, "bad value for bootbench.profile: \"1\" (expected one of on|perf|off)" },
 	{ "bootbench.entry=pvh", 1, NULL },
 	{ "bootbench.entry=elf", 0, "bad value for bootbench.entry: \"elf\" (expected one of pvh|bzimage)" },
+	{ "bootbench.disk_read_bps=16777216", 1, NULL },
+	{ "bootbench.disk_read_bps=16M", 0, "bad value for bootbench.disk_read_bps: \"16M\" (expected a whole number of bytes below 10^13)" },
+	{ "bootbench.disk_read_bps=99999999999999", 0, "bad value for bootbench.disk_read_bps: \"99999999999999\" (expected a whole number of bytes below 10^13)" },
+	{ "bootbench.disk_read_bps=", 0, "bad value for bootbench.disk_read_bps: \"\" (expected a whole number of bytes below 10^13)" },
 	{ "bootbench.mode=fast", 0, "bad value for bootbench.mode: \"fast\" (expected one of wallclock|deterministic)" },
 	{ "bootbench.foo=1 bootbench.plan=x", 1,
-	  "unknown key bootbench.foo ignored (valid: plan, disks, readonly, results, reboot, shell, lava, debug, monitor_ms, mode, accel, profile, tag, qemu, entry, nonce, upload, ip, netmask, mac)" },
+	  "unknown key bootbench.foo ignored (valid: plan, disks, readonly, results, reboot, shell, lava, debug, monitor_ms, mode, accel, profile, tag, qemu, entry, disk_read_bps, nonce, upload, ip, netmask, mac)" },
 	/* what the boot server's iPXE script passes */
 	{ "bootbench.upload=http://10.77.0.1:8080/results/52-54-00-12-34-56 bootbench.ip=10.77.0.111 "
 	  "bootbench.netmask=255.255.255.0 bootbench.mac=52:54:00:12:34:56", 1, NULL },
