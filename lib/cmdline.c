@@ -236,10 +236,10 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 		}
 		case K_BYTES: {
 			unsigned long long u = 0;
-			size_t i = 0;
-			for (; v[i] >= '0' && v[i] <= '9' && i < 13; i++)
-				u = u * 10 + (unsigned)(v[i] - '0');
-			if (!i || v[i]) {
+			size_t nd = 0;
+			for (; v[nd] >= '0' && v[nd] <= '9' && nd < 13; nd++)
+				u = u * 10 + (unsigned)(v[nd] - '0');
+			if (!nd || v[nd]) {
 				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected a whole number of bytes below 10^13)",
 					 d->name, v);
 				return -1;

@@ -11,6 +11,7 @@
 #define BB_KPROF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "json.h"
 
@@ -56,12 +57,24 @@ void ksyms_free(struct ksyms *k);
 /* /proc/profile: a native unsigned int (the bytes per counter, 2^shift),
  * then one native int counter per step of text from _stext; the kernel puts
  * hits past the text (modules) into the last counter. */
+struct khit {
+	uint32_t i;		/* the counter's index */
+	uint32_t count;		/* its samples, never 0 */
+};
+/* Held sparse: a run samples a few hundred of the 3.5 million counters. */
 struct kprofile {
 	unsigned step;
-	size_t n;
-	const unsigned *count;	/* into the caller's buffer */
+	size_t n;		/* counters, the last the catch-all */
+	const struct khit *hit;	/* the counters not 0, by index */
+	size_t nhit;
+	struct khit *own;	/* kprofile_parse's array, for kprofile_free */
 };
+/* A whole /proc/profile in buf: 0, or -1 with a reason. kprofile_free it. */
 int kprofile_parse(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen);
+void kprofile_free(struct kprofile *p);
+/* Append the counters of count[0..n) that are not 0 to out (room for n), as
+ * indexes from first; returns how many. */
+size_t kprof_hits(const unsigned *count, size_t n, size_t first, struct khit *out);
 
 struct kfunc {
 	const char *name;
@@ -93,8 +106,9 @@ void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned
 struct kprof_live {
 	size_t nsyms;		/* text symbols kallsyms had at kprof_open */
 	int symfd;		/* a memfd holding them, resolved (-1: read /proc/kallsyms each time) */
-	char *snap;		/* the counters kprof_snapshot read, until kprof_resolve */
-	size_t snap_len;
+	struct khit *hits;	/* the counters not 0 kprof_snapshot read, until kprof_resolve */
+	size_t nhits, hits_bytes, ncounters;
+	unsigned step;
 	int reset_failed;	/* the last kprof_reset did not clear: the next profile would hold older runs */
 	char reset_err[120];
 	unsigned hz;		/* the timer tick rate, estimated from /proc/timer_list, 0 unknown */

@@ -114,7 +114,7 @@ int main(void)
 {
 	struct ksyms k;
 	char err[200];
-	tap_plan(42);
+	tap_plan(45);
 
 	/* ---- kallsyms ---- */
 	ok(ksyms_parse(kallsyms, sizeof kallsyms - 1, &k, err, sizeof err) == 0, "kallsyms parses (%s)", err);
@@ -168,11 +168,61 @@ int main(void)
 			   "the record has the tick rate and each share of all samples");
 			sb_free(&w.sb);
 		}
+		kprofile_free(&p);
 		ok(kprofile_parse(buf, 6, &p, err, sizeof err) < 0, "a torn profile is refused (%s)", err);
 		buf[0] = 48;
 		ok(kprofile_parse(buf, sizeof buf, &p, err, sizeof err) < 0, "a step that is not a power of two is refused");
 	}
 	ksyms_free(&k);
+
+	/* a sparse profile, as a run's: 600 functions of 16 bytes, one counter
+	 * per 4 bytes, hits scattered (the eight-at-a-time skip must find
+	 * every one), summed against a plain per-counter tally */
+	{
+		enum { NF = 600, NC = NF * 4 + 1 };
+		static char syms[NF * 32 + 64];
+		static unsigned buf[1 + NC];
+		static unsigned long long want[NF];
+		struct ksyms big;
+		struct kprofile p;
+		static struct kprof_top t;
+		size_t o = 0, nz = 0, match = 0;
+		unsigned long long total = 0, listed = 0;
+		unsigned x = 12345;
+		o += (size_t)snprintf(syms + o, sizeof syms - o, "ffffffff81000000 T _stext\n");
+		for (int f = 1; f < NF; f++)
+			o += (size_t)snprintf(syms + o, sizeof syms - o, "%016llx t f%d\n", 0xffffffff81000000ULL + 16ULL * f, f);
+		buf[0] = 4;
+		for (int i = 0; i < NC - 1; i++) {
+			x = x * 1103515245u + 12345u;
+			/* dense in the first half (more functions than the top
+			 * keeps), sparse in the second */
+			if ((x >> 16) % (i < NC / 2 ? 3 : 41) == 0) {
+				buf[1 + i] = 1 + (x >> 8) % 50;
+				want[i / 4] += buf[1 + i];
+				total += buf[1 + i];
+			}
+		}
+		buf[NC] = 3;	/* the catch-all */
+		total += 3;
+		err[0] = 0;
+		ok(ksyms_parse(syms, o, &big, err, sizeof err) == 0 && kprofile_parse(buf, sizeof buf, &p, err, sizeof err) == 0,
+		   "a 600-function kallsyms and its 2401-counter profile parse (%s)", err);
+		kprof_top(&p, &big, &t);
+		for (int f = 0; f < NF; f++)
+			nz += want[f] != 0;
+		for (size_t i = 0; i < t.n; i++) {
+			int f = !strcmp(t.f[i].name, "_stext") ? 0 : atoi(t.f[i].name + 1);
+			match += f >= 0 && f < NF && want[f] == t.f[i].samples;
+			listed += t.f[i].samples;
+		}
+		ok(t.total == total && t.outside == 3 && t.nfuncs == nz,
+		   "every hit counted: %llu of %llu samples, %zu of %zu functions", t.total, total, t.nfuncs, nz);
+		ok(t.n == (nz < KPROF_TOP ? nz : KPROF_TOP) && match == t.n && listed + t.other + t.outside == total,
+		   "each listed function has its own sum (%zu of %zu), the rest is other", match, t.n);
+		kprofile_free(&p);
+		ksyms_free(&big);
+	}
 
 	/* ---- pressure ---- */
 	{
