@@ -210,6 +210,8 @@ static int any8(const unsigned *c)
 	return (w[0] | w[1] | w[2] | w[3]) != 0;
 }
 
+_Static_assert(sizeof(unsigned) == 4, "/proc/profile's counters are 32-bit (atomic_t)");
+
 size_t kprof_hits(const unsigned *count, size_t n, size_t first, struct khit *out)
 {
 	size_t m = 0;
@@ -609,26 +611,17 @@ static void drop_hits(struct kprof_live *l)
  * (its pages faulted in and zeroed, then copied, then scanned). */
 #define KPROF_CHUNK (256u << 10)
 
-int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
+int kprof_read(int fd, struct kprof_live *l, char *err, size_t errlen)
 {
 	unsigned char *buf = NULL;
 	struct stat st;
 	size_t have = 0, max = KPROF_MAX_PROFILE / sizeof(unsigned);
 	unsigned step = 0;
-	int fd = -1, rc = -1;
-	if (!l->ok)
-		return fail(err, errlen, l->why);
-	if (l->reset_failed)
-		return fail(err, errlen, l->reset_err);
+	int rc = -1;
 	drop_hits(l);
-	fd = open("/proc/profile", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "/proc/profile: %s", strerror(errno));
-		goto out;
-	}
 	/* the kernel gives the file its size (the step and the counters):
 	 * address space for that many hits, pages only for those written */
-	if (fstat(fd, &st) == 0 && st.st_size > (off_t)sizeof step &&
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)(2 * sizeof(unsigned)) &&
 	    (size_t)st.st_size / sizeof(unsigned) - 1 < max)
 		max = (size_t)st.st_size / sizeof(unsigned) - 1;
 	l->hits_bytes = max * sizeof *l->hits;
@@ -671,19 +664,39 @@ int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
 		memmove(buf, buf + whole * sizeof(unsigned), have - whole * sizeof(unsigned));
 		have -= whole * sizeof(unsigned);
 	}
-	if (have || !l->ncounters) {
+	if (!step || !l->ncounters) {
+		fail(err, errlen, "the profile has no counters");
+		goto out;
+	}
+	if (have) {
 		fail(err, errlen, "the profile is not a whole number of counters");
 		goto out;
 	}
 	l->step = step;
 	rc = 0;
 out:
-	if (fd >= 0)
-		close(fd);
 	if (buf)
 		munmap(buf, KPROF_CHUNK);
 	if (rc < 0)
 		drop_hits(l);
+	return rc;
+}
+
+int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
+{
+	int fd, rc;
+	if (!l->ok)
+		return fail(err, errlen, l->why);
+	if (l->reset_failed)
+		return fail(err, errlen, l->reset_err);
+	drop_hits(l);
+	fd = open("/proc/profile", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "/proc/profile: %s", strerror(errno));
+		return -1;
+	}
+	rc = kprof_read(fd, l, err, errlen);
+	close(fd);
 	return rc;
 }
 

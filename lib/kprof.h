@@ -54,14 +54,15 @@ int ksyms_parse(const char *buf, size_t len, struct ksyms *k, char *err, size_t 
 const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr);
 void ksyms_free(struct ksyms *k);
 
-/* /proc/profile: a native unsigned int (the bytes per counter, 2^shift),
- * then one native int counter per step of text from _stext; the kernel puts
- * hits past the text (modules) into the last counter. */
 struct khit {
 	uint32_t i;		/* the counter's index */
 	uint32_t count;		/* its samples, never 0 */
 };
-/* Held sparse: a run samples a few hundred of the 3.5 million counters. */
+/* /proc/profile: a native unsigned int (the bytes per counter, 2^shift),
+ * then one native int counter per step of text from _stext; the kernel puts
+ * hits past the text (modules) into the last counter. Held sparse: a run
+ * samples a few hundred of the 3.5 million counters; hit is by index,
+ * ascending, each index once (kprof_top relies on it). */
 struct kprofile {
 	unsigned step;
 	size_t n;		/* counters, the last the catch-all */
@@ -73,7 +74,8 @@ struct kprofile {
 int kprofile_parse(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen);
 void kprofile_free(struct kprofile *p);
 /* Append the counters of count[0..n) that are not 0 to out (room for n), as
- * indexes from first; returns how many. */
+ * indexes from first (first + n must fit 32 bits: at most 64M counters are
+ * read); returns how many. */
 size_t kprof_hits(const unsigned *count, size_t n, size_t first, struct khit *out);
 
 struct kfunc {
@@ -119,10 +121,13 @@ struct kprof_live {
 };
 int kprof_open(struct kprof_live *l);
 int kprof_reset(struct kprof_live *l);	/* clear the counters */
-/* Copy the counters as they are (at a run's end, before anything else is
- * read), then resolve them against kallsyms (later: loading kallsyms is
- * kernel work the copy no longer sees). Both: 0, or -1 with a reason. */
+/* Read the counters as they are (at a run's end, before anything else is
+ * read), keeping those not 0, then resolve them against kallsyms (later:
+ * loading kallsyms is kernel work the copy no longer sees). Both: 0, or -1
+ * with a reason. kprof_read is the reading, from any descriptor: l->hits,
+ * nhits, ncounters and step, or -1 with a reason and nothing kept. */
 int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen);
+int kprof_read(int fd, struct kprof_live *l, char *err, size_t errlen);
 int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
 void kprof_close(struct kprof_live *l);
 /* The kernel's text symbols (read once, as for a profile; kprof_open need

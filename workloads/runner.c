@@ -571,10 +571,10 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
+			o->duration_s = mono_now() - o->start;
 			wx = why_stop();
 			snprintf(o->status, sizeof o->status, "timeout");
 			snprintf(o->reason, sizeof o->reason, "still running after the %u s timeout: killed", timeout_s);
-			o->duration_s = mono_now() - o->start;
 			ctr_tick(&o->mon, mono_now());
 			why_collect(o, wx, 1);
 			sb_free(&rep);

@@ -114,7 +114,7 @@ int main(void)
 {
 	struct ksyms k;
 	char err[200];
-	tap_plan(45);
+	tap_plan(52);
 
 	/* ---- kallsyms ---- */
 	ok(ksyms_parse(kallsyms, sizeof kallsyms - 1, &k, err, sizeof err) == 0, "kallsyms parses (%s)", err);
@@ -179,7 +179,9 @@ int main(void)
 	 * per 4 bytes, hits scattered (the eight-at-a-time skip must find
 	 * every one), summed against a plain per-counter tally */
 	{
-		enum { NF = 600, NC = NF * 4 + 1 };
+		/* NC - 1 is not a multiple of 8: hits past the last group of
+		 * eight, which f599 (the last symbol below them) takes */
+		enum { NF = 600, NC = NF * 4 + 4 };
 		static char syms[NF * 32 + 64];
 		static unsigned buf[1 + NC];
 		static unsigned long long want[NF];
@@ -199,7 +201,7 @@ int main(void)
 			 * keeps), sparse in the second */
 			if ((x >> 16) % (i < NC / 2 ? 3 : 41) == 0) {
 				buf[1 + i] = 1 + (x >> 8) % 50;
-				want[i / 4] += buf[1 + i];
+				want[i / 4 < NF ? i / 4 : NF - 1] += buf[1 + i];
 				total += buf[1 + i];
 			}
 		}
@@ -207,7 +209,7 @@ int main(void)
 		total += 3;
 		err[0] = 0;
 		ok(ksyms_parse(syms, o, &big, err, sizeof err) == 0 && kprofile_parse(buf, sizeof buf, &p, err, sizeof err) == 0,
-		   "a 600-function kallsyms and its 2401-counter profile parse (%s)", err);
+		   "a 600-function kallsyms and its 2404-counter profile parse (%s)", err);
 		kprof_top(&p, &big, &t);
 		for (int f = 0; f < NF; f++)
 			nz += want[f] != 0;
@@ -222,6 +224,80 @@ int main(void)
 		   "each listed function has its own sum (%zu of %zu), the rest is other", match, t.n);
 		kprofile_free(&p);
 		ksyms_free(&big);
+	}
+
+	/* samples between _stext and the first text symbol: their own line */
+	{
+		static const char syms[] = "ffffffff81000000 A _stext\nffffffff81000100 t first\n";
+		unsigned buf[1 + 6] = { 64, 3, 0, 0, 0, 5, 0 };
+		struct ksyms ks;
+		struct kprofile p;
+		static struct kprof_top t;
+		int parsed = ksyms_parse(syms, sizeof syms - 1, &ks, err, sizeof err) == 0 &&
+			     kprofile_parse(buf, sizeof buf, &p, err, sizeof err) == 0;
+		if (parsed)
+			kprof_top(&p, &ks, &t);
+		ok(parsed && t.n == 2 && !strcmp(t.f[0].name, "first") && t.f[0].samples == 5 &&
+		   !strcmp(t.f[1].name, "(before the first symbol)") && t.f[1].samples == 3,
+		   "samples below the first text symbol are \"(before the first symbol)\"");
+		if (parsed) {
+			kprofile_free(&p);
+			ksyms_free(&ks);
+		}
+	}
+
+	/* the live reading: /proc/profile through a pipe written 3 bytes at a
+	 * time, so reads cut the step and the counters anywhere */
+	{
+		unsigned src[1 + 11] = { 4, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 9 };
+		struct kprof_live l;
+		int pfd[2];
+		pid_t w;
+		memset(&l, 0, sizeof l);
+		l.symfd = -1;
+		if (pipe(pfd) < 0)
+			return 1;
+		w = fork();
+		if (w == 0) {
+			close(pfd[0]);
+			for (size_t o3 = 0; o3 < sizeof src; o3 += 3) {
+				size_t n3 = sizeof src - o3 < 3 ? sizeof src - o3 : 3;
+				if (write(pfd[1], (char *)src + o3, n3) < 0)
+					_exit(1);
+				usleep(1000);
+			}
+			_exit(0);
+		}
+		close(pfd[1]);
+		err[0] = 0;
+		ok(kprof_read(pfd[0], &l, err, sizeof err) == 0 && l.step == 4 && l.ncounters == 11 && l.nhits == 2 &&
+		   l.hits[0].i == 1 && l.hits[0].count == 7 && l.hits[1].i == 10 && l.hits[1].count == 9,
+		   "a profile read in 3-byte pieces: step 4, 11 counters, hits 1:7 and 10:9 (%s)", err);
+		close(pfd[0]);
+		waitpid(w, NULL, 0);
+		kprof_close(&l);
+		ok(l.hits == NULL, "closing drops the hits");
+		{
+			static const struct { const char *bytes; size_t len; const char *what, *says; } bad[] = {
+				{ "", 0, "an empty profile", "no counters" },
+				{ "\x04\0\0\0", 4, "a step and no counter", "no counters" },
+				{ "\x04\0\0\0\1\0\0\0\2\0", 10, "a torn last counter", "not a whole number" },
+				{ "\x30\0\0\0\1\0\0\0", 8, "a step of 48", "power of two" },
+			};
+			for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+				int rc;
+				if (pipe(pfd) < 0)
+					return 1;
+				if (bad[b].len && write(pfd[1], bad[b].bytes, bad[b].len) < 0)
+					return 1;
+				close(pfd[1]);
+				err[0] = 0;
+				rc = kprof_read(pfd[0], &l, err, sizeof err);
+				close(pfd[0]);
+				ok(rc < 0 && strstr(err, bad[b].says) && l.hits == NULL, "%s is refused, nothing kept (%s)",
+				   bad[b].what, err);
+			}
+		}
 	}
 
 	/* ---- pressure ---- */
