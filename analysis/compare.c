@@ -106,6 +106,7 @@ static int kernel_index(struct cmp *c, const struct cmp_boot *b)
 	snprintf(k->config, sizeof k->config, "%s", b->config);
 	snprintf(k->userland, sizeof k->userland, "%s", b->userland);
 	snprintf(k->accel, sizeof k->accel, "%s", b->accel);
+	snprintf(k->qemu, sizeof k->qemu, "%s", b->qemu);
 	return (int)c->nkernels++;
 }
 
@@ -293,6 +294,22 @@ static void boot_label(const struct jv *d, char *out, size_t len)
 	clean(out);
 }
 
+/* What of QEMU's setup changes the figures: how it entered the kernel (a
+ * PVH boot has no KASLR, a bzImage boot does) and a cap on the attached
+ * disks' reads. "" when the boot record says neither. */
+static void qemu_setup(const struct jv *q, char *out, size_t len)
+{
+	const char *entry = json_get_str(q, "entry");
+	double bps = json_get_num(q, "disk_read_bps", 0);
+	out[0] = 0;
+	if (entry)
+		snprintf(out, len, "entry %.16s", entry);
+	if (bps > 0) {
+		size_t l = strlen(out);
+		snprintf(out + l, len - l, "%sdisk reads capped %.0f B/s", l ? ", " : "", bps < 1e15 ? bps : 1e15);
+	}
+}
+
 static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 {
 	const struct jv *k = json_get(d, "kernel");
@@ -327,12 +344,14 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	snprintf(b->userland, sizeof b->userland, "%s", str_or(d, "userland", ""));
 	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
 	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
+	qemu_setup(json_get(d, "qemu"), b->qemu, sizeof b->qemu);
 	clean(b->release);
 	clean(b->version);
 	clean(b->config);
 	clean(b->userland);
 	clean(b->mode);
 	clean(b->accel);
+	clean(b->qemu);
 	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
 	boot_label(d, b->label, sizeof b->label);
 	ki = kernel_index(c, b);
@@ -346,7 +365,8 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	if (ki >= 0) {
 		struct cmp_kernel *K = &c->kernels[ki];
 		/* one column, one kernel: say so when its boots were not alike */
-		if (K->boots && (strcmp(K->userland, b->userland) || strcmp(K->config, b->config) || strcmp(K->accel, b->accel)))
+		if (K->boots && (strcmp(K->userland, b->userland) || strcmp(K->config, b->config) || strcmp(K->accel, b->accel) ||
+				 strcmp(K->qemu, b->qemu)))
 			K->mixed = 1;
 		K->boots++;
 	}

@@ -36,6 +36,7 @@ struct cmp_boot {
 	char mode[24];		/* wallclock, deterministic */
 	char accel[16];
 	char release[65], version[160], config[65], userland[65];
+	char qemu[64];		/* how QEMU ran it, where that changes figures: "entry pvh, disk reads capped 16777216 B/s" */
 	int kernel;		/* index into kernels, -1 if over the limit */
 	unsigned round;		/* confirmation round: its kernel's boots before it */
 	int conflict;		/* its id came with two different boot records: its runs are skipped */
@@ -43,11 +44,11 @@ struct cmp_boot {
 
 struct cmp_kernel {
 	char label[64];
-	char release[65], config[65], userland[65], accel[16];
+	char release[65], config[65], userland[65], accel[16], qemu[64];
 	unsigned boots;
 	unsigned mboots[CMP_MAX_MODES];	/* boots per measurement mode: its confirmation rounds */
 	unsigned st[ST_N];	/* runs by status */
-	int mixed;		/* its boots differ in userland, config or accelerator */
+	int mixed;		/* its boots differ in userland, config, accelerator or QEMU setup */
 };
 
 /* One boot's runs of one figure: the boot is the unit of replication, so

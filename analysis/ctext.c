@@ -369,8 +369,9 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	fprintf(o, "kernels:\n");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct cmp_kernel *K = &c->kernels[k];
-		fprintf(o, "  %-24s release %s, config %.12s, userland %.12s%s%s\n", K->label, K->release,
-			K->config[0] ? K->config : "not exposed", K->userland, K->accel[0] ? ", accel " : "", K->accel);
+		fprintf(o, "  %-24s release %s, config %.12s, userland %.12s%s%s%s%s\n", K->label, K->release,
+			K->config[0] ? K->config : "not exposed", K->userland, K->accel[0] ? ", accel " : "", K->accel,
+			K->qemu[0] ? ", " : "", K->qemu);
 	}
 	{
 		int mixed = 0;
@@ -378,9 +379,15 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 			mixed |= strcmp(c->kernels[k].userland, c->kernels[0].userland) != 0;
 		if (mixed)
 			fprintf(o, "WARNING: the kernels ran different userlands: the comparison is not only of kernels\n");
+		mixed = 0;
+		for (size_t k = 1; k < c->nkernels; k++)
+			mixed |= strcmp(c->kernels[k].qemu, c->kernels[0].qemu) != 0;
+		if (mixed)
+			fprintf(o, "WARNING: QEMU ran the kernels differently (entry, disk read cap): the comparison is not only "
+				   "of kernels\n");
 		for (size_t k = 0; k < c->nkernels; k++)
 			if (c->kernels[k].mixed)
-				fprintf(o, "WARNING: the boots of %s differ in userland, kernel config or accelerator: its column "
+				fprintf(o, "WARNING: the boots of %s differ in userland, kernel config, accelerator or QEMU setup: its column "
 					   "pools them (tag the boots, bootbench.tag=, to keep them apart)\n", c->kernels[k].label);
 	}
 }

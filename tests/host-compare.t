@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 45
+plan 49
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -238,4 +238,33 @@ done > "$T/many.jsonl"
 "$BB" compare "$T/many.jsonl" > "$T/many" 2>"$T/many.err"; rc=$?
 is "$rc:$(grep -c '^WARNING: 2 runs of kernels past the first 32 were not compared' "$T/many")" "0:1" \
 	"34 kernels: compared the first 32, saying so (was: exit with no output)"
+
+# --- QEMU's setup: a PVH boot has no KASLR, a capped disk reads slower -----------
+# every generic boot entered by PVH, the rt boots by bzImage, and one
+# generic boot's disk capped: both columns say how QEMU ran them, the
+# kernels are not only kernels, and the generic column pools unlike boots
+jq -c 'if .type == "boot" then
+	(if (.data.kernel.release | test("rt")) then .data.qemu = {"entry": "bzimage"} else .data.qemu = {"entry": "pvh"} end)
+	| (if .boot_id == "00000000000000000000000000000001" then .data.qemu.disk_read_bps = 16777216 else . end)
+	else . end' "$F" > "$T/qemu.jsonl"
+"$BB" compare "$T/qemu.jsonl" --html "$T/qemu.html" > "$T/qemu" 2>/dev/null
+ok "the kernels list says how QEMU entered each" \
+	sh -c "grep -q 'generic .*accel tcg, entry pvh' '$T/qemu' && grep -q 'rt .*accel tcg, entry bzimage' '$T/qemu'"
+is "$(grep -o '<td class="l">entry [a-z]*[^<]*</td>' "$T/qemu.html" | LC_ALL=C sort | uniq -c | sed 's/^ *//' | tr '\n' ';')" \
+	'7 <td class="l">entry bzimage</td>;1 <td class="l">entry pvh, disk reads capped 16777216 B/s</td>;6 <td class="l">entry pvh</td>;' \
+	"the HTML report's boots table has each boot's QEMU setup"
+ok "kernels QEMU ran differently: a warning that the comparison is not only of kernels" \
+	grep -q '^WARNING: QEMU ran the kernels differently (entry, disk read cap)' "$T/qemu"
+# two kernels of 3 boots, alike in everything (the fixture's columns are
+# mixed already) but for one boot's disk cap
+for i in 1 2 3 4 5 6; do
+	rel=6.1.0-$((i % 2 + 1)) q='{"entry":"pvh"}'
+	[ "$i" = 1 ] && q='{"entry":"pvh","disk_read_bps":16777216}'
+	printf '{"seq":1,"boot_id":"%032x","type":"boot","data":{"kernel":{"release":"%s"},"userland":"u","mode":"wallclock","accel":"tcg","qemu":%s}}\n' "$i" "$rel" "$q"
+	printf '{"seq":2,"boot_id":"%032x","type":"run","data":{"workload":"null","layout":{"name":"tmpfs"},"status":"ok","metrics":[{"name":"x","value":%d,"unit":"s","better":"lower"}]}}\n' "$i" $((10 + i))
+done > "$T/cap.jsonl"
+"$BB" compare "$T/cap.jsonl" > "$T/cap" 2>/dev/null
+ok "a column whose boots had a disk cap and none: it pools unlike boots, and says so ($(grep -c '^WARNING' "$T/cap") warnings)" \
+	sh -c "grep -q '^WARNING: the boots of 6.1.0-2 differ in userland, kernel config, accelerator or QEMU setup' '$T/cap' &&
+	       ! grep -q '^WARNING: the boots of 6.1.0-1 ' '$T/cap'"
 done_testing
