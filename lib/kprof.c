@@ -230,38 +230,6 @@ size_t kprof_hits(const unsigned *count, size_t n, size_t first, struct khit *ou
 	return m;
 }
 
-static int profile_step(unsigned step, char *err, size_t errlen)
-{
-	if (!step || (step & (step - 1)) || step > (1u << 20))
-		return fail(err, errlen, "the profile's step is not a power of two up to 1 MiB");
-	return 0;
-}
-
-int kprofile_parse(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen)
-{
-	unsigned step;
-	memset(p, 0, sizeof *p);
-	if (len < sizeof(unsigned) || (len % sizeof(unsigned)) || ((uintptr_t)buf % sizeof(unsigned)))
-		return fail(err, errlen, "the profile is not a whole number of counters");
-	if (len / sizeof(unsigned) - 1 > UINT32_MAX)
-		return fail(err, errlen, "the profile has more counters than an index holds");
-	memcpy(&step, buf, sizeof step);
-	if (profile_step(step, err, errlen) < 0)
-		return -1;
-	p->step = step;
-	p->n = len / sizeof(unsigned) - 1;
-	p->own = xmalloc((p->n ? p->n : 1) * sizeof *p->own);
-	p->nhit = kprof_hits((const unsigned *)buf + 1, p->n, 0, p->own);
-	p->hit = p->own;
-	return 0;
-}
-
-void kprofile_free(struct kprofile *p)
-{
-	free(p->own);
-	memset(p, 0, sizeof *p);
-}
-
 static int by_samples(const void *a, const void *b)
 {
 	const struct kfunc *x = a, *y = b;
@@ -648,8 +616,10 @@ int kprof_read(int fd, struct kprof_live *l, char *err, size_t errlen)
 			if (have < sizeof step)
 				continue;
 			memcpy(&step, buf, sizeof step);
-			if (profile_step(step, err, errlen) < 0)
+			if (!step || (step & (step - 1)) || step > (1u << 20)) {
+				fail(err, errlen, "the profile's step is not a power of two up to 1 MiB");
 				goto out;
+			}
 			first = 0;
 			have = 0;
 			continue;
@@ -682,6 +652,14 @@ out:
 	return rc;
 }
 
+void kprof_profile(const struct kprof_live *l, struct kprofile *p)
+{
+	p->step = l->step;
+	p->n = l->ncounters;
+	p->hit = l->hits;
+	p->nhit = l->nhits;
+}
+
 int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
 {
 	int fd, rc;
@@ -689,7 +667,6 @@ int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
 		return fail(err, errlen, l->why);
 	if (l->reset_failed)
 		return fail(err, errlen, l->reset_err);
-	drop_hits(l);
 	fd = open("/proc/profile", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "/proc/profile: %s", strerror(errno));
@@ -702,11 +679,12 @@ int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen)
 
 int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen)
 {
-	struct kprofile p = { .step = l->step, .n = l->ncounters, .hit = l->hits, .nhit = l->nhits };
+	struct kprofile p;
 	struct ksyms k;
 	int rc = -1;
 	if (!l->hits)
 		return fail(err, errlen, "no profile was copied at the run's end");
+	kprof_profile(l, &p);
 	if (load_once(l, err, errlen) == 0 &&
 	    (l->symfd >= 0 ? map_ksyms(l->symfd, &k, err, errlen) : load_ksyms(&k, err, errlen)) == 0) {
 		kprof_top(&p, &k, t);

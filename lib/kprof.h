@@ -68,11 +68,7 @@ struct kprofile {
 	size_t n;		/* counters, the last the catch-all */
 	const struct khit *hit;	/* the counters not 0, by index */
 	size_t nhit;
-	struct khit *own;	/* kprofile_parse's array, for kprofile_free */
 };
-/* A whole /proc/profile in buf: 0, or -1 with a reason. kprofile_free it. */
-int kprofile_parse(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen);
-void kprofile_free(struct kprofile *p);
 /* Append the counters of count[0..n) that are not 0 to out (room for n), as
  * indexes from first (first + n must fit 32 bits: at most 64M counters are
  * read); returns how many. */
@@ -128,6 +124,9 @@ int kprof_reset(struct kprof_live *l);	/* clear the counters */
  * nhits, ncounters and step, or -1 with a reason and nothing kept. */
 int kprof_snapshot(struct kprof_live *l, char *err, size_t errlen);
 int kprof_read(int fd, struct kprof_live *l, char *err, size_t errlen);
+/* What kprof_read kept, as a profile (into l's hits: until the next read
+ * or resolve, or kprof_close). */
+void kprof_profile(const struct kprof_live *l, struct kprofile *p);
 int kprof_resolve(struct kprof_live *l, struct kprof_top *t, unsigned *step, char *err, size_t errlen);
 void kprof_close(struct kprof_live *l);
 /* The kernel's text symbols (read once, as for a profile; kprof_open need

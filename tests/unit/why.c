@@ -110,6 +110,24 @@ static void keep_for_test(struct ts_listener *l, const unsigned char *st, size_t
 	}
 }
 
+/* A /proc/profile image read the appliance's way (kprof_read), through a
+ * pipe: 0 with p pointing into l's hits (kprof_close(l) after), or -1. */
+static struct kprof_live L = { .symfd = -1 };
+static int profile_from(const void *buf, size_t len, struct kprofile *p, char *err, size_t errlen)
+{
+	int pfd[2], rc;
+	if (pipe(pfd) < 0)
+		return -1;
+	rc = len && write(pfd[1], buf, len) != (ssize_t)len ? -1 : 0;
+	close(pfd[1]);
+	if (rc == 0)
+		rc = kprof_read(pfd[0], &L, err, errlen);
+	close(pfd[0]);
+	if (rc == 0)
+		kprof_profile(&L, p);
+	return rc;
+}
+
 int main(void)
 {
 	struct ksyms k;
@@ -148,7 +166,7 @@ int main(void)
 		buf[1 + 12] = 3;	/* 0x300: beta still (some_data is not text) */
 		buf[1 + 18] = 4;	/* 0x480: delta */
 		buf[1 + 20] = 9;	/* the last counter: modules */
-		ok(kprofile_parse(buf, sizeof buf, &p, err, sizeof err) == 0 && p.step == 64 && p.n == 21,
+		ok(profile_from(buf, sizeof buf, &p, err, sizeof err) == 0 && p.step == 64 && p.n == 21,
 		   "profile parses: step 64, 21 counters");
 		kprof_top(&p, &k, &t);
 		is_int(t.total, 48, "every sample counted");
@@ -168,10 +186,10 @@ int main(void)
 			   "the record has the tick rate and each share of all samples");
 			sb_free(&w.sb);
 		}
-		kprofile_free(&p);
-		ok(kprofile_parse(buf, 6, &p, err, sizeof err) < 0, "a torn profile is refused (%s)", err);
+		kprof_close(&L);
+		ok(profile_from(buf, 6, &p, err, sizeof err) < 0, "a torn profile is refused (%s)", err);
 		buf[0] = 48;
-		ok(kprofile_parse(buf, sizeof buf, &p, err, sizeof err) < 0, "a step that is not a power of two is refused");
+		ok(profile_from(buf, sizeof buf, &p, err, sizeof err) < 0, "a step that is not a power of two is refused");
 	}
 	ksyms_free(&k);
 
@@ -208,7 +226,7 @@ int main(void)
 		buf[NC] = 3;	/* the catch-all */
 		total += 3;
 		err[0] = 0;
-		ok(ksyms_parse(syms, o, &big, err, sizeof err) == 0 && kprofile_parse(buf, sizeof buf, &p, err, sizeof err) == 0,
+		ok(ksyms_parse(syms, o, &big, err, sizeof err) == 0 && profile_from(buf, sizeof buf, &p, err, sizeof err) == 0,
 		   "a 600-function kallsyms and its 2404-counter profile parse (%s)", err);
 		kprof_top(&p, &big, &t);
 		for (int f = 0; f < NF; f++)
@@ -222,7 +240,7 @@ int main(void)
 		   "every hit counted: %llu of %llu samples, %zu of %zu functions", t.total, total, t.nfuncs, nz);
 		ok(t.n == (nz < KPROF_TOP ? nz : KPROF_TOP) && match == t.n && listed + t.other + t.outside == total,
 		   "each listed function has its own sum (%zu of %zu), the rest is other", match, t.n);
-		kprofile_free(&p);
+		kprof_close(&L);
 		ksyms_free(&big);
 	}
 
@@ -234,14 +252,14 @@ int main(void)
 		struct kprofile p;
 		static struct kprof_top t;
 		int parsed = ksyms_parse(syms, sizeof syms - 1, &ks, err, sizeof err) == 0 &&
-			     kprofile_parse(buf, sizeof buf, &p, err, sizeof err) == 0;
+			     profile_from(buf, sizeof buf, &p, err, sizeof err) == 0;
 		if (parsed)
 			kprof_top(&p, &ks, &t);
 		ok(parsed && t.n == 2 && !strcmp(t.f[0].name, "first") && t.f[0].samples == 5 &&
 		   !strcmp(t.f[1].name, "(before the first symbol)") && t.f[1].samples == 3,
 		   "samples below the first text symbol are \"(before the first symbol)\"");
 		if (parsed) {
-			kprofile_free(&p);
+			kprof_close(&L);
 			ksyms_free(&ks);
 		}
 	}
@@ -285,16 +303,11 @@ int main(void)
 				{ "\x30\0\0\0\1\0\0\0", 8, "a step of 48", "power of two" },
 			};
 			for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+				struct kprofile p;
 				int rc;
-				if (pipe(pfd) < 0)
-					return 1;
-				if (bad[b].len && write(pfd[1], bad[b].bytes, bad[b].len) < 0)
-					return 1;
-				close(pfd[1]);
 				err[0] = 0;
-				rc = kprof_read(pfd[0], &l, err, sizeof err);
-				close(pfd[0]);
-				ok(rc < 0 && strstr(err, bad[b].says) && l.hits == NULL, "%s is refused, nothing kept (%s)",
+				rc = profile_from(bad[b].bytes, bad[b].len, &p, err, sizeof err);
+				ok(rc < 0 && strstr(err, bad[b].says) && L.hits == NULL, "%s is refused, nothing kept (%s)",
 				   bad[b].what, err);
 			}
 		}
