@@ -236,10 +236,8 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 		}
 		case K_BYTES: {
 			unsigned long long u = 0;
-			size_t nd = 0;
-			for (; v[nd] >= '0' && v[nd] <= '9' && nd < 13; nd++)
-				u = u * 10 + (unsigned)(v[nd] - '0');
-			if (!nd || v[nd]) {
+			size_t nd = strspn(v, "0123456789");
+			if (!nd || v[nd] || nd > 13 || units_number(v, nd, &u) < 0) {
 				snprintf(err, errlen, "bad value for bootbench.%s: \"%s\" (expected a whole number of bytes below 10^13)",
 					 d->name, v);
 				return -1;
