@@ -170,7 +170,8 @@ static void group_key(struct sbuf *key, int kind, const char *mode, const char *
 		sb_printf(key, "|%zu:%s", strlen(parts[p]), parts[p]);
 }
 
-/* The group of those keys: found, else made when make, else NULL. */
+/* The group of those keys: found, else made when make (and fewer than
+ * CMP_MAX_GROUPS are held: else the value is counted dropped), else NULL. */
 static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
 				    const char *lname, const char *metric, const char *unit, const char *better, int make)
 {
@@ -182,6 +183,16 @@ static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, c
 		sb_free(&key);
 		return i != (size_t)-1 ? &c->groups[i] : NULL;
 	}
+	if ((kind == CMP_PROFILE ? c->nprofile_groups : c->nfigure_groups) >= CMP_MAX_GROUPS) {
+		if (kind != CMP_PROFILE)
+			c->dropped_values++;	/* add_profile counts its own */
+		sb_free(&key);
+		return NULL;
+	}
+	if (kind == CMP_PROFILE)
+		c->nprofile_groups++;
+	else
+		c->nfigure_groups++;
 	if (c->ngroups == c->gcap) {
 		c->gcap = c->gcap ? c->gcap * 2 : 64;
 		c->groups = xrealloc(c->groups, c->gcap * sizeof *c->groups);
@@ -263,6 +274,8 @@ static void cell_add(struct cmp *c, struct cmp_group *g, size_t k, double v, con
 {
 	struct cmp_cell *cell;
 	struct cmp_unit *u;
+	if (!g)
+		return;	/* past CMP_MAX_GROUPS: counted by group_find */
 	grow_cells(g, k + 1);
 	cell = &g->cell[k];
 	u = cell->nunits ? &cell->units[cell->nunits - 1] : NULL;
@@ -502,6 +515,11 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 			continue;
 		}
 		g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, name, "%", "");
+		if (!g) {
+			c->exps[x].cut[k]++;	/* past CMP_MAX_GROUPS: as above */
+			c->dropped_functions++;
+			continue;
+		}
 		if (c->ngroups > before)
 			c->exps[x].functions++;
 		cell_add(c, g, k, share * 100, id->inforce.s);
@@ -612,6 +630,8 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 				continue;
 			g = group_of(c, CMP_FIGURE, b->mode, wl, &rid, lname, str_or(m, "name", "?"), str_or(m, "unit", ""),
 				     better_of(c, m));
+			if (!g)
+				continue;
 			if (json_get(m, "invalid") && json_get(m, "invalid")->t == J_BOOL && json_get(m, "invalid")->b) {
 				grow_cells(g, (size_t)k + 1);
 				g->cell[k].invalid++;

@@ -125,6 +125,14 @@ struct cmp_group {
  * experiment (hostile input: random names) are not kept, and the lists
  * they came in count as cut. */
 #define CMP_EXP_FUNCS 4096
+/* Groups a comparison holds at most: figures and counters (each by
+ * experiment), and apart from them profile functions. A group costs about
+ * 1.7 KB here and a figure in a record about 60 bytes, so hostile input (a
+ * million distinct names, 59 MB) made compare hold 1.43 GB; with the bound
+ * it holds 124 MB. A plan of ours makes about 80 figures and counters an
+ * experiment, and at most a few hundred functions. Values past the bound
+ * are counted and warned about (dropped_values, dropped_functions). */
+#define CMP_MAX_GROUPS 65536
 /* A boot's profiled runs of one experiment: a function its runs did not
  * list had a share of 0 in each of them. */
 struct cmp_exp_boot {
@@ -167,6 +175,7 @@ struct cmp {
 	size_t base;		/* index of the baseline kernel */
 	struct cmp_group *groups;
 	size_t ngroups, gcap;
+	size_t nfigure_groups, nprofile_groups;	/* of ngroups: each at most CMP_MAX_GROUPS */
 	char **modes;
 	size_t nmodes;		/* at most CMP_MAX_MODES: more are one "other" mode */
 	struct cmp_trace traces[CMP_MAX_TRACES];
@@ -183,6 +192,7 @@ struct cmp {
 	size_t *xoff, *xg;	/* after cmp_finish: the groups of experiment x are xg[xoff[x] .. xoff[x+1]) */
 	unsigned bad_profiles;	/* profiles whose shares sum past 1: not read */
 	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS, not kept */
+	unsigned long long dropped_values;	/* figures' and counters' values past CMP_MAX_GROUPS, not compared */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct strmap unit_ix;	/* boot ids without a boot record: their unit */
 	unsigned bad_better;	/* figures whose better was neither "higher" nor "lower" */

@@ -345,6 +345,10 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	if (c->over_kernels)
 		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared (%s)\n", c->over_kernels,
 			CMP_MAX_KERNELS, c->over_names);
+	if (c->dropped_values)
+		fprintf(o, "WARNING: %llu values were not compared: the input names more than %d figures and counters "
+			   "(each by workload, parameters, layout and tunables), and those past them "
+			   "were not kept\n", c->dropped_values, CMP_MAX_GROUPS);
 	if (what & CMP_OUT_SUMMARY)
 		for (size_t m = 0; m < c->nmodes; m++)
 			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))

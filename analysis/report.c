@@ -756,6 +756,10 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	if (c->dup_runs)
 		fprintf(o, "<p>%u run records arrived twice (same boot id and sequence number) and were counted once.</p>\n",
 			c->dup_runs);
+	if (c->dropped_values)
+		fprintf(o, "<p><b>WARNING</b>: %llu values were not compared: the input names more than %d figures "
+			   "and counters, and those past them were not kept.</p>\n", c->dropped_values,
+			CMP_MAX_GROUPS);
 	for (size_t m = 0; m < c->nmodes; m++) {
 		const char *mode = c->modes[m];
 		if (!cmp_mode_has(c, mode, CMP_FIGURE))

@@ -326,8 +326,9 @@ size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter)
 		fprintf(o, "\n... and %zu more experiments with a change: bootbench compare --why WORKLOAD[@LAYOUT] explains any\n",
 			more);
 	if (c->dropped_functions || c->bad_profiles)
-		fprintf(o, "\nnote: %llu profile functions past %d in one experiment were not kept, and %u profiles whose shares "
-			   "add up to more than all samples were not read\n", c->dropped_functions, CMP_EXP_FUNCS, c->bad_profiles);
+		fprintf(o, "\nnote: %llu profile functions past %d in one experiment (or %d in all) were not kept, and %u "
+			   "profiles whose shares add up to more than all samples were not read\n", c->dropped_functions,
+			CMP_EXP_FUNCS, CMP_MAX_GROUPS, c->bad_profiles);
 	free(seen);
 	return shown;
 }
