@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,7 @@ static int kernel_index(struct cmp *c, const struct cmp_boot *b)
 	snprintf(k->config, sizeof k->config, "%s", b->config);
 	snprintf(k->userland, sizeof k->userland, "%s", b->userland);
 	snprintf(k->accel, sizeof k->accel, "%s", b->accel);
-	snprintf(k->qemu, sizeof k->qemu, "%s", b->qemu);
+	snprintf(k->qemu_setup, sizeof k->qemu_setup, "%s", b->qemu_setup);
 	return (int)c->nkernels++;
 }
 
@@ -170,8 +171,9 @@ static void group_key(struct sbuf *key, int kind, const char *mode, const char *
 		sb_printf(key, "|%zu:%s", strlen(parts[p]), parts[p]);
 }
 
-/* The group of those keys: found, else made when make (and fewer than
- * CMP_MAX_GROUPS are held: else the value is counted dropped), else NULL. */
+/* The group of those keys: found, else made when make and fewer than
+ * CMP_MAX_GROUPS of its kind are held, else NULL (a figure's or counter's
+ * value is then counted in dropped_values here, a function by add_profile). */
 static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
 				    const char *lname, const char *metric, const char *unit, const char *better, int make)
 {
@@ -183,16 +185,24 @@ static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, c
 		sb_free(&key);
 		return i != (size_t)-1 ? &c->groups[i] : NULL;
 	}
-	if ((kind == CMP_PROFILE ? c->nprofile_groups : c->nfigure_groups) >= CMP_MAX_GROUPS) {
+	/* what it will hold: its strings (the key twice, with the index's
+	 * copy), a cell a kernel with its runs and tunables in force */
+	size_t nk = c->nkernels > 1 ? c->nkernels : 2;
+	size_t cost = sizeof(struct cmp_group) + 2 * key.len + strlen(mode) + strlen(wl) + strlen(id->params.s) + strlen(lname) +
+		      strlen(id->layout.s) + strlen(id->tunables.s) + strlen(metric) + strlen(unit) + strlen(better) +
+		      12 * 16 + nk * (sizeof(struct cmp_cell) + 2 * sizeof(struct cmp_unit) + strlen(id->inforce.s) + 16);
+	if ((kind == CMP_PROFILE ? c->nprofile_groups : c->nvalue_groups) >= CMP_MAX_GROUPS ||
+	    c->group_bytes + cost > CMP_MAX_GROUP_BYTES) {
 		if (kind != CMP_PROFILE)
 			c->dropped_values++;	/* add_profile counts its own */
 		sb_free(&key);
 		return NULL;
 	}
+	c->group_bytes += cost;
 	if (kind == CMP_PROFILE)
 		c->nprofile_groups++;
 	else
-		c->nfigure_groups++;
+		c->nvalue_groups++;
 	if (c->ngroups == c->gcap) {
 		c->gcap = c->gcap ? c->gcap * 2 : 64;
 		c->groups = xrealloc(c->groups, c->gcap * sizeof *c->groups);
@@ -275,7 +285,7 @@ static void cell_add(struct cmp *c, struct cmp_group *g, size_t k, double v, con
 	struct cmp_cell *cell;
 	struct cmp_unit *u;
 	if (!g)
-		return;	/* past CMP_MAX_GROUPS: counted by group_find */
+		return;	/* past CMP_MAX_GROUPS (counters, stalls): counted by group_find */
 	grow_cells(g, k + 1);
 	cell = &g->cell[k];
 	u = cell->nunits ? &cell->units[cell->nunits - 1] : NULL;
@@ -315,10 +325,14 @@ static void qemu_setup(const struct jv *q, char *out, size_t len)
 	const char *entry = json_get_str(q, "entry");
 	double bps = json_get_num(q, "disk_read_bps", 0);
 	out[0] = 0;
+	/* ours are "pvh" and "bzimage": another word of up to 16 name
+	 * characters is shown, anything else (cut, it would pool with its
+	 * prefix, or a byte of a longer character) is one word */
 	if (entry)
-		snprintf(out, len, "entry %.16s", entry);
-	if (bps > 0) {
+		snprintf(out, len, "entry %s", name_ok(entry, 16, "._-") ? entry : "unreadable");
+	if (bps >= 1) {
 		size_t l = strlen(out);
+		/* at most 16 digits, so that entry and cap fit the 64 bytes */
 		snprintf(out + l, len - l, "%sdisk reads capped %.0f B/s", l ? ", " : "", bps < 1e15 ? bps : 1e15);
 	}
 }
@@ -357,14 +371,14 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	snprintf(b->userland, sizeof b->userland, "%s", str_or(d, "userland", ""));
 	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
 	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
-	qemu_setup(json_get(d, "qemu"), b->qemu, sizeof b->qemu);
+	qemu_setup(json_get(d, "qemu"), b->qemu_setup, sizeof b->qemu_setup);
 	clean(b->release);
 	clean(b->version);
 	clean(b->config);
 	clean(b->userland);
 	clean(b->mode);
 	clean(b->accel);
-	clean(b->qemu);
+	clean(b->qemu_setup);
 	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
 	boot_label(d, b->label, sizeof b->label);
 	ki = kernel_index(c, b);
@@ -379,7 +393,7 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 		struct cmp_kernel *K = &c->kernels[ki];
 		/* one column, one kernel: say so when its boots were not alike */
 		if (K->boots && (strcmp(K->userland, b->userland) || strcmp(K->config, b->config) || strcmp(K->accel, b->accel) ||
-				 strcmp(K->qemu, b->qemu)))
+				 strcmp(K->qemu_setup, b->qemu_setup)))
 			K->mixed = 1;
 		K->boots++;
 	}
@@ -631,7 +645,7 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			g = group_of(c, CMP_FIGURE, b->mode, wl, &rid, lname, str_or(m, "name", "?"), str_or(m, "unit", ""),
 				     better_of(c, m));
 			if (!g)
-				continue;
+				continue;	/* past CMP_MAX_GROUPS: counted */
 			if (json_get(m, "invalid") && json_get(m, "invalid")->t == J_BOOL && json_get(m, "invalid")->b) {
 				grow_cells(g, (size_t)k + 1);
 				g->cell[k].invalid++;
@@ -1597,6 +1611,74 @@ void cmp_group_title(const struct cmp_group *G, char *out, size_t len)
 {
 	snprintf(out, len, "%s%s%s%s / %s: %s", G->workload, G->label[0] ? " [" : "", G->label, G->label[0] ? "]" : "",
 		 G->layout, G->metric);
+}
+
+/* Whether the kernels' boots differ in the string at offset off of struct
+ * cmp_boot: some boot's value that another kernel's boots never had. The
+ * sets are compared, so the answer does not hang on which boot came first. */
+static int kernels_differ(const struct cmp *c, size_t off)
+{
+	struct strmap have = {0};	/* "kernel|value" */
+	struct sbuf key = {0};
+	int differ = 0;
+	for (int pass = 0; pass < 2 && !differ; pass++)
+		for (size_t b = 0; b < c->nboots && !differ; b++) {
+			const struct cmp_boot *B = &c->boots[b];
+			const char *v = (const char *)B + off;
+			if (B->kernel < 0 || B->conflict)
+				continue;
+			for (size_t k = 0; k < c->nkernels && !differ; k++) {
+				if (pass == 0 && k != (size_t)B->kernel)
+					continue;
+				key.len = 0;
+				sb_printf(&key, "%zu|%s", k, v);
+				if (pass == 0)
+					strmap_put(&have, key.s, 0);
+				else
+					differ = strmap_get(&have, key.s) == (size_t)-1;
+			}
+		}
+	sb_free(&key);
+	strmap_free(&have);
+	return differ;
+}
+
+void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text), void *ctx)
+{
+	char t[512];
+	if (c->over_kernels) {
+		snprintf(t, sizeof t, "%u runs of kernels past the first %d were not compared (%s)", c->over_kernels,
+			 CMP_MAX_KERNELS, c->over_names);
+		say(ctx, t);
+	}
+	if (c->dropped_values) {
+		snprintf(t, sizeof t, "%llu values were not compared: the input names more than %d figures and counters "
+			 "(each by workload, parameters, layout and tunables), or more than %u MiB of them, and those past "
+			 "them were not kept", c->dropped_values, CMP_MAX_GROUPS, CMP_MAX_GROUP_BYTES >> 20);
+		say(ctx, t);
+	}
+	if (c->dropped_functions) {
+		snprintf(t, sizeof t, "%llu profile shares (a function in one run) were not kept: past %d functions in "
+			 "one experiment, or %d in all; the why view counts those runs' lists as cut", c->dropped_functions,
+			 CMP_EXP_FUNCS, CMP_MAX_GROUPS);
+		say(ctx, t);
+	}
+	if (c->bad_profiles) {
+		snprintf(t, sizeof t, "%u profiles whose shares add up to more than all their samples were not read",
+			 c->bad_profiles);
+		say(ctx, t);
+	}
+	if (kernels_differ(c, offsetof(struct cmp_boot, userland)))
+		say(ctx, "the kernels ran different userlands: the comparison is not only of kernels");
+	if (kernels_differ(c, offsetof(struct cmp_boot, qemu_setup)))
+		say(ctx, "QEMU ran the kernels differently (entry, disk read cap): the comparison is not only of kernels");
+	for (size_t k = 0; k < c->nkernels; k++)
+		if (c->kernels[k].mixed) {
+			snprintf(t, sizeof t, "the boots of %s differ in userland, kernel config, accelerator or QEMU setup: "
+				 "its column pools them (tag the boots, bootbench.tag=, to keep them apart)",
+				 c->kernels[k].label);
+			say(ctx, t);
+		}
 }
 
 void cmp_free(struct cmp *c)

@@ -36,7 +36,7 @@ struct cmp_boot {
 	char mode[24];		/* wallclock, deterministic */
 	char accel[16];
 	char release[65], version[160], config[65], userland[65];
-	char qemu[64];		/* how QEMU ran it, where that changes figures: "entry pvh, disk reads capped 16777216 B/s" */
+	char qemu_setup[64];	/* how QEMU ran it, where that changes figures: "entry pvh, disk reads capped 16777216 B/s" */
 	int kernel;		/* index into kernels, -1 if over the limit */
 	unsigned round;		/* confirmation round: its kernel's boots before it */
 	int conflict;		/* its id came with two different boot records: its runs are skipped */
@@ -44,7 +44,7 @@ struct cmp_boot {
 
 struct cmp_kernel {
 	char label[64];
-	char release[65], config[65], userland[65], accel[16], qemu[64];
+	char release[65], config[65], userland[65], accel[16], qemu_setup[64];
 	unsigned boots;
 	unsigned mboots[CMP_MAX_MODES];	/* boots per measurement mode: its confirmation rounds */
 	unsigned st[ST_N];	/* runs by status */
@@ -128,11 +128,15 @@ struct cmp_group {
 /* Groups a comparison holds at most: figures and counters (each by
  * experiment), and apart from them profile functions. A group costs about
  * 1.7 KB here and a figure in a record about 60 bytes, so hostile input (a
- * million distinct names, 59 MB) made compare hold 1.43 GB; with the bound
+ * million distinct names, 62 MB) made compare hold 1.43 GB; with the bound
  * it holds 124 MB. A plan of ours makes about 80 figures and counters an
  * experiment, and at most a few hundred functions. Values past the bound
  * are counted and warned about (dropped_values, dropped_functions). */
 #define CMP_MAX_GROUPS 65536
+/* And at most this many bytes in all groups (their strings, and a cell a
+ * kernel), so that long names or 32 kernels cannot multiply the above:
+ * hostile records of 2 MB made 0.6-1.6 GB with the count bound alone. */
+#define CMP_MAX_GROUP_BYTES (256u << 20)
 /* A boot's profiled runs of one experiment: a function its runs did not
  * list had a share of 0 in each of them. */
 struct cmp_exp_boot {
@@ -175,7 +179,9 @@ struct cmp {
 	size_t base;		/* index of the baseline kernel */
 	struct cmp_group *groups;
 	size_t ngroups, gcap;
-	size_t nfigure_groups, nprofile_groups;	/* of ngroups: each at most CMP_MAX_GROUPS */
+	size_t nvalue_groups, nprofile_groups;	/* of ngroups: figures and counters, and profile functions,
+						 * each at most CMP_MAX_GROUPS */
+	size_t group_bytes;	/* what the groups hold, roughly: at most CMP_MAX_GROUP_BYTES */
 	char **modes;
 	size_t nmodes;		/* at most CMP_MAX_MODES: more are one "other" mode */
 	struct cmp_trace traces[CMP_MAX_TRACES];
@@ -191,7 +197,8 @@ struct cmp {
 	size_t nexps, ecap;
 	size_t *xoff, *xg;	/* after cmp_finish: the groups of experiment x are xg[xoff[x] .. xoff[x+1]) */
 	unsigned bad_profiles;	/* profiles whose shares sum past 1: not read */
-	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS, not kept */
+	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS in one experiment, or past
+						 * CMP_MAX_GROUPS in all: not kept */
 	unsigned long long dropped_values;	/* figures' and counters' values past CMP_MAX_GROUPS, not compared */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct strmap unit_ix;	/* boot ids without a boot record: their unit */
@@ -254,6 +261,10 @@ const struct cmp_group *cmp_group_lookup(const struct cmp *c, int kind, const ch
  * their intervals), then the table of every figure, then the counters. */
 enum { CMP_OUT_SUMMARY = 1, CMP_OUT_TABLE = 2, CMP_OUT_SIGNIFICANT = 4 };
 void cmp_print_text(const struct cmp *c, FILE *o, unsigned what);
+/* Each warning about what was compared (input left out, kernels not only
+ * kernels), one sentence each without the "WARNING: " prefix, to say(ctx,
+ * text): the text output, the report and stderr say the same. */
+void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text), void *ctx);
 void cmp_print_csv(const struct cmp *c, FILE *o);
 /* The "why" view (why.c): for each experiment (workload, parameters, layout,
  * tunables) with a significant figure, or every one matching filter
@@ -285,6 +296,9 @@ size_t why_stalls(const struct cmp *c, const struct cmp_group *F, size_t k, cons
 int why_same_experiment(const struct cmp_group *a, const struct cmp_group *b);
 /* Did kernel k's runs of F's experiment carry a profile? */
 int why_profiled(const struct cmp *c, const struct cmp_group *F, size_t k);
+/* Why figure F's experiment has no function to set beside the baseline's
+ * on kernel k, as a sentence into buf (text: the HTML escapes it). */
+const char *why_none(const struct cmp *c, const struct cmp_group *F, size_t k, char *buf, size_t len);
 int cmp_write_html(const struct cmp *c, const char *path);
 
 /* Helpers shared by the text and HTML output. */

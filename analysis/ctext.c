@@ -325,6 +325,11 @@ static void print_confirm(const struct cmp *c, FILE *o, const char *mode)
 	}
 }
 
+static void say_warning(void *o, const char *text)
+{
+	fprintf(o, "WARNING: %s\n", text);
+}
+
 void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 {
 	fprintf(o, "bootbench compare: %zu kernels, %zu boots, %u runs; baseline %s\n", c->nkernels, c->nboots,
@@ -342,13 +347,7 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	if (c->conflicts)
 		fprintf(o, "%u boot ids came with two different boot records: their %u runs were skipped\n", c->conflicts,
 			c->conflict_runs);
-	if (c->over_kernels)
-		fprintf(o, "WARNING: %u runs of kernels past the first %d were not compared (%s)\n", c->over_kernels,
-			CMP_MAX_KERNELS, c->over_names);
-	if (c->dropped_values)
-		fprintf(o, "WARNING: %llu values were not compared: the input names more than %d figures and counters "
-			   "(each by workload, parameters, layout and tunables), and those past them "
-			   "were not kept\n", c->dropped_values, CMP_MAX_GROUPS);
+	cmp_warnings(c, say_warning, o);
 	if (what & CMP_OUT_SUMMARY)
 		for (size_t m = 0; m < c->nmodes; m++)
 			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))
@@ -375,24 +374,7 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 		const struct cmp_kernel *K = &c->kernels[k];
 		fprintf(o, "  %-24s release %s, config %.12s, userland %.12s%s%s%s%s\n", K->label, K->release,
 			K->config[0] ? K->config : "not exposed", K->userland, K->accel[0] ? ", accel " : "", K->accel,
-			K->qemu[0] ? ", " : "", K->qemu);
-	}
-	{
-		int mixed = 0;
-		for (size_t k = 1; k < c->nkernels; k++)
-			mixed |= strcmp(c->kernels[k].userland, c->kernels[0].userland) != 0;
-		if (mixed)
-			fprintf(o, "WARNING: the kernels ran different userlands: the comparison is not only of kernels\n");
-		mixed = 0;
-		for (size_t k = 1; k < c->nkernels; k++)
-			mixed |= strcmp(c->kernels[k].qemu, c->kernels[0].qemu) != 0;
-		if (mixed)
-			fprintf(o, "WARNING: QEMU ran the kernels differently (entry, disk read cap): the comparison is not only "
-				   "of kernels\n");
-		for (size_t k = 0; k < c->nkernels; k++)
-			if (c->kernels[k].mixed)
-				fprintf(o, "WARNING: the boots of %s differ in userland, kernel config, accelerator or QEMU setup: its column "
-					   "pools them (tag the boots, bootbench.tag=, to keep them apart)\n", c->kernels[k].label);
+			K->qemu_setup[0] ? ", " : "", K->qemu_setup);
 	}
 }
 

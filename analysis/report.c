@@ -206,10 +206,10 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	esc(o, F->layout);
 	fputs("): ", o);
 	if (!n) {
-		if (why_profiled(c, F, c->base) || why_profiled(c, F, k))
-			fputs("only one of the two kernels was profiled here: nothing to set beside it.</p>", o);
-		else
-			fputs("no kernel profile on either side (plan <code>profile on</code>, kernel booted with profile=2).</p>", o);
+		char why[160];
+		fputs("kernel profile: ", o);
+		esc(o, why_none(c, F, k, why, sizeof why));
+		fputs(".</p>", o);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			maxv = fmax(maxv, fmax(fn[i].a, fn[i].b));
@@ -718,6 +718,13 @@ static void confirm_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	fputs("</table>\n", o);
 }
 
+static void say_warning(void *o, const char *text)
+{
+	fputs("<p class=\"warning\"><b>WARNING</b>: ", o);
+	esc(o, text);
+	fputs("</p>\n", o);
+}
+
 int cmp_write_html(const struct cmp *c, const char *path)
 {
 	FILE *o = fopen(path, "w");
@@ -735,7 +742,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	      ".trace+figcaption,figure.bc:has(.trace) figcaption{max-width:640px}.chart,.trace{border:0}"
 	      ".ct{font-size:11px;font-weight:bold}.cl{font-size:10px}.fl{font-size:11px}.fw{font-size:12px;font-weight:bold}"
 	      "details.wl{margin:.4em 0;border:1px solid #ddd;padding:.3em .6em}details.wl>summary{font-weight:bold;cursor:pointer}"
-	      ".tw{overflow-x:auto}.note{color:#a60;white-space:normal}.counts{font-size:15px}</style></head><body>\n", o);
+	      ".tw{overflow-x:auto}.note{color:#a60;white-space:normal}.counts{font-size:15px}.warning{color:#a00}</style></head><body>\n", o);
 	fprintf(o, "<h1>bootbench: is kernel B different from kernel A?</h1>\n<p>%zu kernels, %zu boots, %u runs. Baseline: <b>",
 		c->nkernels, c->nboots, c->nruns);
 	esc(o, c->kernels[c->base].label);
@@ -756,10 +763,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	if (c->dup_runs)
 		fprintf(o, "<p>%u run records arrived twice (same boot id and sequence number) and were counted once.</p>\n",
 			c->dup_runs);
-	if (c->dropped_values)
-		fprintf(o, "<p><b>WARNING</b>: %llu values were not compared: the input names more than %d figures "
-			   "and counters, and those past them were not kept.</p>\n", c->dropped_values,
-			CMP_MAX_GROUPS);
+	cmp_warnings(c, say_warning, o);
 	for (size_t m = 0; m < c->nmodes; m++) {
 		const char *mode = c->modes[m];
 		if (!cmp_mode_has(c, mode, CMP_FIGURE))
@@ -796,11 +800,11 @@ int cmp_write_html(const struct cmp *c, const char *path)
 		trace_chart(o, c->traces[t].title, c->traces[t].json);
 	fputs("<h2>Boots</h2><table><tr><th class=\"l\">boot id</th><th class=\"l\">kernel</th><th class=\"l\">release</th>"
 	      "<th class=\"l\">version</th><th class=\"l\">config sha256</th><th class=\"l\">userland id</th><th class=\"l\">mode</th>"
-	      "<th class=\"l\">QEMU</th></tr>\n", o);
+	      "<th class=\"l\">QEMU setup</th></tr>\n", o);
 	for (size_t b = 0; b < c->nboots; b++) {
 		const struct cmp_boot *B = &c->boots[b];
 		const char *cols[] = { B->id, B->label, B->release, B->version, B->config[0] ? B->config : "(not exposed)",
-				       B->userland, B->mode, B->qemu };
+				       B->userland, B->mode, B->qemu_setup };
 		fputs("<tr>", o);
 		for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
 			fputs("<td class=\"l\">", o);

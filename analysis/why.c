@@ -148,9 +148,25 @@ int why_profiled(const struct cmp *c, const struct cmp_group *F, size_t k)
 	return c->exps[F->xid].runs[k] > 0;
 }
 
+const char *why_none(const struct cmp *c, const struct cmp_group *F, size_t k, char *buf, size_t len)
+{
+	int pa = why_profiled(c, F, c->base), pb = why_profiled(c, F, k);
+	const struct cmp_exp *e = &c->exps[F->xid];
+	if (pa && pb && !e->functions && (e->cut[c->base] || e->cut[k]))
+		snprintf(buf, len, "both kernels were profiled, but this experiment's functions were not kept (the input "
+			 "names more than %d profile functions)", CMP_MAX_GROUPS);
+	else if (pa && pb)
+		snprintf(buf, len, "both kernels were profiled, but no kernel function was sampled (user code, or runs "
+			 "too short for a 250 Hz tick)");
+	else if (pa || pb)
+		snprintf(buf, len, "only %s was profiled here: nothing to set beside it", c->kernels[pa ? c->base : k].label);
+	else
+		snprintf(buf, len, "none (plan `profile on`, kernel booted with profile=2: docs/why.md)");
+	return buf;
+}
+
 static void print_fig(FILE *o, const struct cmp_group *G, const struct cmp_cell *x)
 {
-	int v = cmp_verdict(G, x);
 	fprintf(o, "    %-28s", G->metric);
 	if (isfinite(x->change))
 		fprintf(o, " %+8.1f%%", x->change * 100);
@@ -160,7 +176,7 @@ static void print_fig(FILE *o, const struct cmp_group *G, const struct cmp_cell 
 		fprintf(o, "  q=%-8.2g", x->q);
 	else
 		fprintf(o, "  %-10s", "untested");
-	fprintf(o, " %s (%s%s%s)\n", !x->significant ? "unchanged" : v == CMP_WORSE ? "worse" : v == CMP_BETTER ? "better" : "changed",
+	fprintf(o, " %s (%s%s%s)\n", cmp_word(G, x),
 		G->unit, G->better[0] ? ", " : "", G->better[0] ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
@@ -231,15 +247,11 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 	nall = why_functions(c, F, k, fn, end - j, &ra, &rb, &sa, &sb);
 	n = nall < WHY_FUNCS ? nall : WHY_FUNCS;
 	if (!n) {
-		int pa = why_profiled(c, F, c->base), pb = why_profiled(c, F, k);
-		if (pa && pb)
-			fprintf(o, "   kernel profile: both profiled, but no kernel function was sampled (%.0f vs %.0f "
-				"samples a run: user code, or runs too short for a 250 Hz tick)\n", sa, sb);
-		else if (pa || pb)
-			fprintf(o, "   kernel profile: only %s was profiled here: nothing to set beside it\n",
-				c->kernels[pa ? c->base : k].label);
-		else
-			fprintf(o, "   kernel profile: none (plan `profile on`, kernel booted with profile=2: docs/why.md)\n");
+		char why[160];
+		fprintf(o, "   kernel profile: %s", why_none(c, F, k, why, sizeof why));
+		if (why_profiled(c, F, c->base) && why_profiled(c, F, k))
+			fprintf(o, " (%.0f vs %.0f samples a run)", sa, sb);
+		fputc('\n', o);
 	} else {
 		fprintf(o, "   kernel profile, share of the kernel's samples (%u vs %u profiled runs; %.0f vs %.0f samples a run):\n",
 			ra, rb, sa, sb);
@@ -325,10 +337,6 @@ size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter)
 	if (more)
 		fprintf(o, "\n... and %zu more experiments with a change: bootbench compare --why WORKLOAD[@LAYOUT] explains any\n",
 			more);
-	if (c->dropped_functions || c->bad_profiles)
-		fprintf(o, "\nnote: %llu profile functions past %d in one experiment (or %d in all) were not kept, and %u "
-			   "profiles whose shares add up to more than all samples were not read\n", c->dropped_functions,
-			CMP_EXP_FUNCS, CMP_MAX_GROUPS, c->bad_profiles);
 	free(seen);
 	return shown;
 }

@@ -112,6 +112,12 @@ static void on_line(void *ctx, const char *line, size_t len, const char *where)
 	json_free(v);
 }
 
+static void warn_stderr(void *ctx, const char *text)
+{
+	(void)ctx;
+	warning("%s", text);
+}
+
 int compare_main(int argc, char **argv)
 {
 	struct cmp c;
@@ -181,6 +187,8 @@ int compare_main(int argc, char **argv)
 	}
 	if (cmp_finish(&c) < 0)
 		return 1;
+	if (csv || undecided || why)
+		cmp_warnings(&c, warn_stderr, NULL);	/* the text output and the report carry them */
 	if (why) {
 		if (!cmp_print_why(&c, stdout, why)) {
 			struct sbuf have = {0};

@@ -565,6 +565,10 @@ int export_main(int argc, char **argv)
 	if (x.conflict_runs)
 		warning("%lu runs of boot ids that came with two different boot records were not exported",
 			x.conflict_runs);
+	if (x.c.dropped_values)
+		warning("%llu figure tests were exported without a comparison: the input names more than %d figures and "
+			"counters (or %u MiB of them), compare's limit", x.c.dropped_values, CMP_MAX_GROUPS,
+			CMP_MAX_GROUP_BYTES >> 20);
 	if (!x.tests_n && !rc) {
 		warning("no test to export: no run record with a boot record in these sources");
 		rc = 1;

@@ -8,7 +8,7 @@
 # under the regression, escaped, and Chromium renders it.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 26
+plan 28
 /usr/bin/python3 - "$T/why.jsonl" <<'PY'
 import json, sys
 out = open(sys.argv[1], "w")
@@ -135,4 +135,35 @@ ok "one boot a kernel: a share 10% vs 30% over 3 runs each is untested, not sign
 	grep -Eq '^ +10\.1% +30\.1% +\+20\.0pp untested +clear_page_erms$' "$T/oneboot"
 ok "a function missing from one of a boot's 3 runs: that boot's share is 4.0% (6% in 2 runs of 3)" \
 	grep -Eq '^ +4\.0% +6\.0% +\+2\.0pp untested +memset_erms$' "$T/oneboot"
+# --- past the bound on profile functions (65536 in all) -----------------------
+# one run of the first boot lists 65536 filler functions (16 workloads of
+# 4096), then workload w is profiled on 6 deterministic boots of two
+# kernels (its figure doubles, so the report explains it too): its
+# functions are past the bound, and the why view says so, not "no function
+# was sampled"; the warning counts the 24 shares left out
+/usr/bin/python3 - > "$T/full.jsonl" <<'PY'
+import json, sys
+seq = 0
+def w(bid, typ, data):
+    global seq
+    seq += 1
+    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % bid, "type": typ, "data": data}, separators=(",", ":")) + "\n")
+for b in range(6):
+    k = b % 2
+    w(b + 1, "boot", {"kernel": {"release": "6.1.0-%d" % k}, "userland": "u", "mode": "deterministic"})
+    if b == 0:
+        for f in range(0, 65536, 256):
+            w(1, "run", {"workload": "p%d" % (f // 4096), "status": "ok", "metrics": [],
+                         "profile": {"samples": 1000, "functions": [{"name": "f%d" % i, "share": 0.001} for i in range(f, f + 256)]}})
+    for r in range(2):
+        w(b + 1, "run", {"workload": "w", "status": "ok",
+                         "metrics": [{"name": "m", "value": 10 + 10 * k + 0.1 * b + 0.05 * r, "unit": "ms", "better": "lower"}],
+                         "profile": {"samples": 1000, "functions": [{"name": "hot_fn", "share": 0.2 + 0.3 * k}, {"name": "cold_fn", "share": 0.1}]}})
+PY
+"$BB" compare "$T/full.jsonl" --why w --html "$T/full.html" > "$T/full" 2> "$T/full.err"
+ok "functions past the bound: the why view says they were not kept (text and report)" \
+	sh -c "grep -q 'kernel profile: both kernels were profiled, but this experiment.s functions were not kept' '$T/full' &&
+	       grep -q 'kernel profile: both kernels were profiled, but this experiment.s functions were not kept' '$T/full.html'"
+ok "and the warning counts the 24 shares (2 functions in 12 runs) left out" \
+	grep -q "warning: 24 profile shares (a function in one run) were not kept: past 4096 functions in one experiment, or 65536 in all" "$T/full.err"
 done_testing
