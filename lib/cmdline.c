@@ -235,6 +235,8 @@ int bbconf_parse(const struct cmdline *c, struct bbconf *conf, struct sbuf *warn
 			break;
 		}
 		case K_BYTES: {
+			/* bytes a second as QEMU takes them, passed through by
+			 * scripts/boot-qemu: digits only, no size suffix */
 			unsigned long long u = 0;
 			size_t nd = strspn(v, "0123456789");
 			if (!nd || v[nd] || nd > 13 || units_number(v, nd, &u) < 0) {

@@ -4,8 +4,9 @@
  * /proc/kallsyms. No third-party code and nothing to build: every Debian
  * kernel carries it. It samples the interrupted kernel address at each timer
  * tick that lands in kernel mode, into one counter per 2^N bytes of kernel
- * text; writing to /proc/profile clears it. Parsers take buffers, so the
- * tests feed them made-up files.
+ * text; writing to /proc/profile clears it. The readers take a descriptor
+ * (kprof_read) or a buffer and open nothing themselves, so the tests feed
+ * them made-up files through a pipe.
  */
 #ifndef BB_KPROF_H
 #define BB_KPROF_H
@@ -104,7 +105,8 @@ void kprof_json(struct jw *w, const struct kprof_top *t, unsigned step, unsigned
 struct kprof_live {
 	size_t nsyms;		/* text symbols kallsyms had at kprof_open */
 	int symfd;		/* a memfd holding them, resolved (-1: read /proc/kallsyms each time) */
-	struct khit *hits;	/* the counters not 0 kprof_snapshot read, until kprof_resolve */
+	struct khit *hits;	/* the counters not 0 that kprof_read found, until the next read,
+				 * kprof_resolve or kprof_close */
 	size_t nhits, hits_bytes, ncounters;
 	unsigned step;
 	int reset_failed;	/* the last kprof_reset did not clear: the next profile would hold older runs */

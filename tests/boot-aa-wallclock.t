@@ -4,9 +4,9 @@
 # Wall-clock A/A: one kernel against itself, boots tagged A and B
 # interleaved (A B A B ..., 6 of each), plain TCG as on real hardware where
 # deterministic mode does not exist, the quick plan's families and process
-# sections (108 figures since quick was sized to the boot, 21efc7b: every
+# sections (91 figures since oltp left quick, 9fdeadb, 108 before: every
 # family once on the ramdisk, fork/exec and fsync again on tmpfs; the test
-# asks for at least 100) (its field section, 2 more minutes over 12 boots,
+# asks for at least 85) (its field section, 2 more minutes over 12 boots,
 # is left out for the cold make check's budget). Figures
 # vary by 5-25% between such boots; with false discoveries controlled
 # (Benjamini-Hochberg over the comparison) compare must flag at most 1.
@@ -39,7 +39,7 @@ sig=$(awk -F, 'NR > 1 && $9 == "0" && $23 == "figure" && $17 == "1"' "$T/aa.csv"
 ok "wall-clock mode: the figures were compared as such" grep -q '^wallclock,' "$T/aa.csv"
 "$BB" compare "$img" --summary > "$T/sum"
 ok "6 + 6 boots: a summary without the few-boots note" sh -c "grep -q 'figures:' '$T/sum' && ! grep -q 'wall-clock boots:' '$T/sum'"
-ok "figures tested: $figs (at least 100)" test "$figs" -ge 100
+ok "figures tested: $figs (at least 85)" test "$figs" -ge 85
 ok "significant A/A differences: $sig of $figs (at most 1); at raw p < 0.05 it would be $raw" test "$sig" -le 1
 diag "CoV median over figures: $(awk -F, 'NR > 1 && $23 == "figure" && $13 != "" {print $13 * 100}' "$T/aa.csv" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)] "%"}')"
 done_testing
