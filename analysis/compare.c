@@ -54,32 +54,12 @@ void kernel_label(const char *release, const char *version, char *out, size_t le
 }
 
 /* What a record says is shown on a terminal and in CSV: control bytes
- * (an escape sequence, a carriage return) become '?'. The keys keep the
- * bytes as they were (runid quotes them), so nothing pools. */
-/* What a terminal would act on becomes '?': C0 controls and DEL, the C1
- * controls in UTF-8 (C2 80..9F: U+009B is an escape-sequence introducer),
- * and the bidirectional overrides and isolates (U+202A..202E, U+2066..2069),
- * which reorder what a reader sees. */
-static void clean(char *s)
-{
-	for (unsigned char *c = (unsigned char *)s; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f) {
-			*c = '?';
-		} else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-			c[0] = c[1] = '?';
-			c++;
-		} else if (c[0] == 0xe2 && ((c[1] == 0x80 && c[2] >= 0xaa && c[2] <= 0xae) ||
-					    (c[1] == 0x81 && c[2] >= 0xa6 && c[2] <= 0xa9))) {
-			c[0] = c[1] = c[2] = '?';
-			c += 2;
-		}
-	}
-}
-
+ * (an escape sequence, a carriage return) become '?' (text_clean). The
+ * keys keep the bytes as they were (runid quotes them), so nothing pools. */
 static char *clean_dup(const char *s)
 {
 	char *d = xstrdup(s);
-	clean(d);
+	text_clean(d);
 	return d;
 }
 
@@ -307,14 +287,14 @@ static void boot_label(const struct jv *d, char *out, size_t len)
 	char rel[65], ver[160];
 	snprintf(rel, sizeof rel, "%s", str_or(k, "release", "unknown"));
 	snprintf(ver, sizeof ver, "%s", str_or(k, "version", ""));
-	clean(rel);
-	clean(ver);
+	text_clean(rel);
+	text_clean(ver);
 	kernel_label(rel, ver, out, len);
 	if (json_get_str(d, "tag")) {
 		size_t l = strlen(out);
 		snprintf(out + l, len - l, " [%s]", json_get_str(d, "tag"));
 	}
-	clean(out);
+	text_clean(out);
 }
 
 /* What of QEMU's setup changes the figures: how it entered the kernel (a
@@ -372,13 +352,13 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
 	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
 	qemu_setup(json_get(d, "qemu"), b->qemu_setup, sizeof b->qemu_setup);
-	clean(b->release);
-	clean(b->version);
-	clean(b->config);
-	clean(b->userland);
-	clean(b->mode);
-	clean(b->accel);
-	clean(b->qemu_setup);
+	text_clean(b->release);
+	text_clean(b->version);
+	text_clean(b->config);
+	text_clean(b->userland);
+	text_clean(b->mode);
+	text_clean(b->accel);
+	text_clean(b->qemu_setup);
 	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
 	boot_label(d, b->label, sizeof b->label);
 	ki = kernel_index(c, b);
@@ -551,7 +531,7 @@ static const char *better_of(struct cmp *c, const struct jv *m)
 		return b;
 	if (!c->bad_better++) {
 		snprintf(c->bad_better_eg, sizeof c->bad_better_eg, "%s", b);
-		clean(c->bad_better_eg);
+		text_clean(c->bad_better_eg);
 	}
 	return "";
 }

@@ -378,20 +378,6 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	}
 }
 
-static void csv_s(FILE *o, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', o);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', o);
-			fputc(*s, o);
-		}
-		fputc('"', o);
-	} else {
-		fputs(s, o);
-	}
-}
 
 static void csv_num(FILE *o, double v)
 {
@@ -413,7 +399,7 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 			const char *fields[] = { G->mode, G->workload, G->layout, G->tunables, G->metric, G->unit, G->better,
 						 c->kernels[k].label };
 			for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
-				csv_s(o, fields[f]);
+				csv_field(o, fields[f]);
 				fputc(',', o);
 			}
 			fprintf(o, "%d,%zu,", k == c->base, x->n);
@@ -441,9 +427,9 @@ void cmp_print_csv(const struct cmp *c, FILE *o)
 			fputc(',', o);
 			csv_num(o, x->hi * 100);
 			fprintf(o, ",%s,", G->kind == CMP_FIGURE ? "figure" : "counter");
-			csv_s(o, G->label);
+			csv_field(o, G->label);
 			fputc(',', o);
-			csv_s(o, G->params);
+			csv_field(o, G->params);
 			fprintf(o, ",%zu,%zu,", x->invalid, x->runs);
 			csv_num(o, x->cov_boot);
 			fputc(',', o);

@@ -73,22 +73,6 @@ struct out {
 	size_t nboot;
 };
 
-static void csv_field(const char *s)
-{
-	if (!s)
-		return;
-	if (strpbrk(s, ",\"\n\r")) {
-		putchar('"');
-		for (; *s; s++) {
-			if (*s == '"')
-				putchar('"');
-			putchar(*s);
-		}
-		putchar('"');
-	} else {
-		fputs(s, stdout);
-	}
-}
 
 static const char *kernel_of(struct out *o, const char *boot)
 {
@@ -158,21 +142,21 @@ static void print_csv(struct out *o, const struct jv *rec)
 		}
 		if (m && json_get(m, "value"))
 			json_dump(&val, json_get(m, "value"));
-		csv_field(seq.s); putchar(',');
-		csv_field(boot); putchar(',');
-		csv_field(kernel); putchar(',');
-		csv_field(type); putchar(',');
-		csv_field(json_get_str(data, "plan")); putchar(',');
-		csv_field(json_get_str(data, "workload")); putchar(',');
-		csv_field(layout_name); putchar(',');
-		csv_field(!strcmp(type, "run") ? rid.tunables.s : NULL); putchar(',');
-		csv_field(!strcmp(type, "run") ? rid.params.s : NULL); putchar(',');
-		csv_field(iter.s); putchar(',');
-		csv_field(json_get_str(data, "status")); putchar(',');
-		csv_field(m ? json_get_str(m, "name") : NULL); putchar(',');
-		csv_field(val.s); putchar(',');
-		csv_field(m ? json_get_str(m, "unit") : NULL); putchar(',');
-		csv_field(m ? json_get_str(m, "better") : NULL);
+		csv_field(stdout, seq.s); putchar(',');
+		csv_field(stdout, boot); putchar(',');
+		csv_field(stdout, kernel); putchar(',');
+		csv_field(stdout, type); putchar(',');
+		csv_field(stdout, json_get_str(data, "plan")); putchar(',');
+		csv_field(stdout, json_get_str(data, "workload")); putchar(',');
+		csv_field(stdout, layout_name); putchar(',');
+		csv_field(stdout, !strcmp(type, "run") ? rid.tunables.s : NULL); putchar(',');
+		csv_field(stdout, !strcmp(type, "run") ? rid.params.s : NULL); putchar(',');
+		csv_field(stdout, iter.s); putchar(',');
+		csv_field(stdout, json_get_str(data, "status")); putchar(',');
+		csv_field(stdout, m ? json_get_str(m, "name") : NULL); putchar(',');
+		csv_field(stdout, val.s); putchar(',');
+		csv_field(stdout, m ? json_get_str(m, "unit") : NULL); putchar(',');
+		csv_field(stdout, m ? json_get_str(m, "better") : NULL);
 		putchar('\n');
 		sb_free(&val);
 	}

@@ -473,6 +473,18 @@ static void new_token(char out[33])
 		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
+/* a and b are the same token, compared in a time that does not depend
+ * on where they differ (b is UPLOAD_TOKEN_LEN long, checked) */
+static int same_token(const char *a, const char *b)
+{
+	unsigned char d = 0;
+	if (strlen(a) != UPLOAD_TOKEN_LEN)
+		return 0;
+	for (size_t i = 0; i < UPLOAD_TOKEN_LEN; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return !d;
+}
+
 /* The boot a token was handed out with, or 0. */
 static long token_boot(const char *mac, const char *token)
 {
@@ -485,7 +497,7 @@ static long token_boot(const char *mac, const char *token)
 	for (line = s ? strtok_r(s, "\n", &save) : NULL; line && !boot; line = strtok_r(NULL, "\n", &save)) {
 		char t[40];
 		long b;
-		if (sscanf(line, "%ld %39s", &b, t) == 2 && !strcmp(t, token))
+		if (sscanf(line, "%ld %39s", &b, t) == 2 && same_token(t, token))
 			boot = b;
 	}
 	free(s);

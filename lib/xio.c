@@ -319,3 +319,40 @@ int in_choices(const char *v, const char *choices)
 	}
 	return 0;
 }
+
+void text_clean(char *s)
+{
+	for (unsigned char *c = (unsigned char *)s; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			*c = '?';
+		} else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			c[0] = c[1] = '?';
+			c++;
+		} else if (c[0] == 0xe2 && ((c[1] == 0x80 && c[2] >= 0xaa && c[2] <= 0xae) ||
+					    (c[1] == 0x81 && c[2] >= 0xa6 && c[2] <= 0xa9))) {
+			c[0] = c[1] = c[2] = '?';
+			c += 2;
+		}
+	}
+}
+
+void csv_field(FILE *o, const char *s)
+{
+	char *t;
+	if (!s)
+		return;
+	t = xstrdup(s);
+	text_clean(t);	/* a CR or LF too: a field stays on its row */
+	if (strpbrk(t, ",\"")) {
+		fputc('"', o);
+		for (const char *c = t; *c; c++) {
+			if (*c == '"')
+				fputc('"', o);
+			fputc(*c, o);
+		}
+		fputc('"', o);
+	} else {
+		fputs(t, o);
+	}
+	free(t);
+}

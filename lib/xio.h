@@ -6,6 +6,7 @@
 #define BB_XIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Full-length loops retrying EINTR and short transfers. -1 on error. */
@@ -45,6 +46,13 @@ int name_ok(const char *s, size_t max, const char *extra);
  * PID 1 and would inherit its heap, and copy those page tables again on
  * each of its own forks. Free with munmap(p, n). */
 void *map_nofork(size_t n);
+/* What a terminal would act on, in s, in place, as '?' (one a byte): C0
+ * controls and DEL, the C1 controls in UTF-8 (C2 80..9F: U+009B is an
+ * escape-sequence introducer), and the bidirectional overrides and isolates
+ * (U+202A..202E, U+2066..2069), which reorder what a reader sees. */
+void text_clean(char *s);
+/* s as one CSV field (RFC 4180 quoting), text_clean'd. */
+void csv_field(FILE *o, const char *s);
 /* asprintf that dies on failure. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

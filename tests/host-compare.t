@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 53
+plan 54
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -114,6 +114,14 @@ ok "counters compared in their own section: cpu_system +30.7% higher, significan
 "$BB" collect --format csv "$P" > "$T/p.csv"
 ok "collect --format csv carries tunables as held and the parameters" \
 	grep -q '^3,00000000000000000000000000000001,6.1.0-57-amd64,run,p,tcpbw,ramdisk-ext2,-,msg=8K total=32M,1,ok,bandwidth,' "$T/p.csv"
+# a workload name and a parameter with an escape sequence, a carriage
+# return, a C1 CSI and a bidi override: no CSV writer passes them on
+printf '{"seq":1,"boot_id":"%032x","type":"boot","data":{"kernel":{"release":"r"},"userland":"u"}}\n{"seq":2,"boot_id":"%032x","type":"run","data":{"workload":"w\\u001b[2Jx\\r\\u009b1m\\u202e","params":{"p":"a\\u001b]0;t\\u0007"},"layout":{"name":"l"},"status":"ok","metrics":[{"name":"m","value":1,"unit":"s","better":"lower"}]}}\n' 1 1 > "$T/ctl.jsonl"
+"$BB" collect --format csv "$T/ctl.jsonl" > "$T/ctl1.csv"
+"$BB" compare --csv "$T/ctl.jsonl" > "$T/ctl2.csv" 2>/dev/null
+ok "collect --format csv and compare --csv write control and bidi characters as '?'" \
+	sh -c "grep -q ',w?\[2Jx???1m???,' '$T/ctl1.csv' && grep -q ',w?\[2Jx???1m???,' '$T/ctl2.csv' &&
+	       ! LC_ALL=C grep -q \"\$(printf '[\\001-\\011\\013-\\037\\177]\\|\\302\\233\\|\\342\\200\\256')\" '$T/ctl1.csv' '$T/ctl2.csv'"
 "$BB" collect "$P" --metric tcpbw.bandwidth > /dev/null 2>"$T/m.err"; rc=$?
 is "$rc:$(grep -c '^  params msg=' "$T/m.err")" "100:2" "collect --metric over two parameter sets: exit 100, both listed"
 "$BB" collect "$P" --metric tcpbw.bandwidth --param msg=8K > "$T/m.csv"; rc=$?
