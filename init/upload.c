@@ -201,6 +201,7 @@ static void send_batch(struct pending *p)
 	struct sbuf resp = {0};
 	char err[256];
 	int status = -1, final = 0;
+	enum upload_answer answer = UPLOAD_RETRY;
 	unsigned long long not_stored = 0;
 
 	if (!p->batch.len || p->failed)
@@ -209,19 +210,24 @@ static void send_batch(struct pending *p)
 		sb_free(&resp);
 		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p->batch.s, p->batch.len,
 				       UPLOAD_TIMEOUT_MS, &resp, err, sizeof err);
-		/* a bare 413 (a proxy's body limit, the server's per-request
-		 * cap) is retried like any failure; the quota's is final */
-		final = status == 413 && resp.s && !strncmp(resp.s, UPLOAD_QUOTA_REFUSAL, strlen(UPLOAD_QUOTA_REFUSAL));
-		if ((status >= 200 && status < 300) || final)
-			break;	/* stored, or refused for good */
+		answer = upload_answer(status, resp.s);
+		final = answer == UPLOAD_OVER_QUOTA;
+		if (answer == UPLOAD_STORED || final)
+			break;	/* stored, or over the quota for good */
 		if (status > 0)
 			snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
 		{
 			/* httpc's messages name the URL: not its token */
 			char *shown = redact_token(err, A.conf.upload);
-			warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, shown);
+			if (answer == UPLOAD_REFUSED)
+				warning("upload: refused (%s): sending the same again cannot help, not tried again "
+					"this boot", shown);
+			else
+				warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, shown);
 			free(shown);
 		}
+		if (answer == UPLOAD_REFUSED)
+			break;
 		if (try < UPLOAD_TRIES)
 			sleep(2);
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "defaults.h"
 #include "httpc.h"
 
 int httpc_parse_url(const char *url, struct sockaddr_in *sa, char *path, size_t plen,
@@ -157,4 +158,15 @@ out:
 	sb_free(&req);
 	sb_free(&in);
 	return status;
+}
+
+enum upload_answer upload_answer(int status, const char *body)
+{
+	if (status >= 200 && status < 300)
+		return UPLOAD_STORED;
+	if (status == 413 && body && !strncmp(body, UPLOAD_QUOTA_REFUSAL, strlen(UPLOAD_QUOTA_REFUSAL)))
+		return UPLOAD_OVER_QUOTA;
+	if (status == 400 || status == 403 || status == 404 || status == 405)
+		return UPLOAD_REFUSED;
+	return UPLOAD_RETRY;
 }
