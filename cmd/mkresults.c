@@ -3,8 +3,9 @@
  * real disk into one (only when told twice, and only when it looks unused).
  */
 const char mkresults_usage[] =
-"usage: bootbench mkresults IMAGE [--size SIZE] [--plan FILE] [--force]\n"
-"       bootbench mkresults --device DEV --yes-destroy [--force] [--plan FILE]\n"
+"usage: bootbench mkresults IMAGE [--size SIZE] [--plan FILE] [--key FILE] [--force]\n"
+"       bootbench mkresults --device DEV --yes-destroy [--force] [--plan FILE] [--key FILE]\n"
+"       bootbench mkresults {IMAGE | --device DEV} --set-key FILE\n"
 "\n"
 "Creates a GPT disk with one partition named bootbench-results (type GUID\n"
 "6b6f6f62-6562-636e-6872-657375746c73) and writes an empty results header.\n"
@@ -17,6 +18,16 @@ const char mkresults_usage[] =
 "                 swap, a scratch label) unless --force is given\n"
 "  --plan FILE    store a plan in the header; boots without bootbench.plan=\n"
 "                 run it (the command line wins)\n"
+"  --key FILE     store an upload key in the header: the key a boot server\n"
+"                 (bootbench pxe) checks this target's uploads with. FILE\n"
+"                 holds it as 64 hex digits; a FILE that does not exist is\n"
+"                 created (mode 0600) with a new random key. Copy FILE to\n"
+"                 the boot root's targets/MAC/key (scripts/pxe-serve --key)\n"
+"                 and keep it from others: whoever holds it can upload as\n"
+"                 this target. The appliance never prints or sends it\n"
+"  --set-key FILE set or replace the key of an existing results partition:\n"
+"                 only its header is rewritten, its records stay (FILE as\n"
+"                 above)\n"
 "  --force        overwrite an existing IMAGE / ignore signatures on DEV\n"
 "\n"
 "exit: 0 created, 100 bad input or refused, 111 system failure.\n";
@@ -37,6 +48,7 @@ const char mkresults_usage[] =
 #include "gpt.h"
 #include "results.h"
 #include "units.h"
+#include "uploadauth.h"
 #include "xio.h"
 
 static char *load_plan(const char *file, size_t *len, char *name, size_t namelen)
@@ -55,6 +67,53 @@ static char *load_plan(const char *file, size_t *len, char *name, size_t namelen
 	return text;
 }
 
+/* The key in file, or a new one written there (never over a file). */
+static void load_key(const char *file, unsigned char key[UPLOAD_KEY_LEN])
+{
+	char text[4097], hex[UPLOAD_SIG_HEX + 2];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t len = read(fd, text, sizeof text);	/* a key file is 65 bytes: no more is read */
+		int bad = len < 0 || len == (ssize_t)sizeof text || upload_key_parse(text, (size_t)len, key) < 0;
+		close(fd);
+		if (bad)
+			die(EXIT_BADINPUT, "%s is not an upload key (64 hex digits)", file);
+		info("upload key from %s", file);
+		return;
+	}
+	if (errno != ENOENT)
+		die_sys(EXIT_BADINPUT, "unable to read the key file %s", file);
+	random_bytes(key, UPLOAD_KEY_LEN);
+	upload_key_text(key, hex);
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write_all(fd, hex, strlen(hex)) < 0 || fsync(fd) < 0 || close(fd) < 0)
+		die_sys(EXIT_SYSFAIL, "unable to write the new key file %s", file);
+	info("upload key: new, in %s (copy it to the boot root's targets/MAC/key)", file);
+}
+
+/* --set-key: the key into the header of an existing results partition. */
+static int set_key(const char *path, int device, const char *keyfile)
+{
+	unsigned char key[UPLOAD_KEY_LEN];
+	struct rs_region reg;
+	char err[256];
+	int fd = open(path, O_RDWR | O_CLOEXEC | (device ? O_EXCL : 0)), r;
+	if (fd < 0)
+		die_sys(EXIT_SYSFAIL, "unable to open %s%s", path, device ? " exclusively (in use?)" : "");
+	r = rs_locate(fd, path, &reg, err, sizeof err);
+	if (r <= 0)
+		die(r < 0 ? EXIT_SYSFAIL : EXIT_BADINPUT, "%s", err);
+	if (reg.cut)
+		die(EXIT_BADINPUT, "%s: the results partition runs past the end of the disk; not written", reg.desc);
+	load_key(keyfile, key);
+	if (rs_set_key(&reg, key, err, sizeof err) < 0)
+		die(EXIT_SYSFAIL, "%s", err);
+	if (close(fd) < 0)
+		die_sys(EXIT_SYSFAIL, "unable to flush %s", path);
+	info("%s: upload key set; records untouched", reg.desc);
+	return 0;
+}
+
 /* An image this run created, removed if it dies before finishing: a
  * half-made image would block the next try ("exists; refusing"). */
 static const char *created;
@@ -70,12 +129,13 @@ static void remove_created(int code, const char *msg)
 
 int mkresults_main(int argc, char **argv)
 {
-	const char *image = NULL, *device = NULL, *planfile = NULL;
+	const char *image = NULL, *device = NULL, *planfile = NULL, *keyfile = NULL, *setkey = NULL;
+	unsigned char key[UPLOAD_KEY_LEN];
 	unsigned long long size = RESULTS_DEFAULT_SIZE;
 	int yes = 0, force = 0, fd;
 	unsigned char gtype[16];
 	struct gpt_part part;
-	struct rs_region reg;
+	struct rs_region reg = { 0 };
 	uint64_t bytes;
 	unsigned lbs;
 	char *plan = NULL, planname[64] = "", err[256];
@@ -91,6 +151,10 @@ int mkresults_main(int argc, char **argv)
 			device = argv[++i];
 		} else if (!strcmp(a, "--plan") && i + 1 < argc) {
 			planfile = argv[++i];
+		} else if (!strcmp(a, "--key") && i + 1 < argc) {
+			keyfile = argv[++i];
+		} else if (!strcmp(a, "--set-key") && i + 1 < argc) {
+			setkey = argv[++i];
 		} else if (!strcmp(a, "--yes-destroy")) {
 			yes = 1;
 		} else if (!strcmp(a, "--force")) {
@@ -105,6 +169,13 @@ int mkresults_main(int argc, char **argv)
 	}
 	if (!!image == !!device)
 		die(EXIT_BADINPUT, "give exactly one of IMAGE or --device DEV (see bootbench mkresults --help)");
+	if (setkey) {
+		if (keyfile || planfile || yes || force)
+			die(EXIT_BADINPUT, "--set-key changes only the key: no --key, --plan, --yes-destroy or --force with it");
+		return set_key(image ? image : device, !image, setkey);
+	}
+	if (keyfile)
+		load_key(keyfile, key);
 	if (planfile)
 		plan = load_plan(planfile, &planlen, planname, sizeof planname);
 	guid_parse(RESULTS_TYPE_GUID, gtype);
@@ -147,14 +218,17 @@ int mkresults_main(int argc, char **argv)
 	reg.base = part.first_lba * lbs;
 	reg.size = (part.last_lba - part.first_lba + 1) * lbs;
 	reg.lbs = lbs;
+	snprintf(reg.desc, sizeof reg.desc, "%s", image ? image : device);
 	if (rs_format(&reg, planname, plan, planlen, err, sizeof err) < 0)
+		die(EXIT_SYSFAIL, "%s", err);
+	if (keyfile && rs_set_key(&reg, key, err, sizeof err) < 0)
 		die(EXIT_SYSFAIL, "%s", err);
 	if (fsync(fd) < 0 || close(fd) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to flush %s", image ? image : device);
 	created = NULL;	/* finished: it stays */
-	info("%s: results partition %u, %llu KiB for records%s%s", image ? image : device, part.index,
+	info("%s: results partition %u, %llu KiB for records%s%s%s", image ? image : device, part.index,
 	     (unsigned long long)(reg.size - RESULTS_HDR_AREA) / 1024, plan ? ", stored plan " : "",
-	     plan ? planname : "");
+	     plan ? planname : "", keyfile ? ", upload key set" : "");
 	free(plan);
 	return 0;
 }

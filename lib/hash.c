@@ -133,6 +133,50 @@ void sha256_hex(const void *p, size_t n, char hex[65])
 	hexify(out, 32, hex);
 }
 
+void hmac_sha256_init(struct hmac_sha256 *m, const void *key, size_t klen)
+{
+	unsigned char k[64] = { 0 }, ikey[64];
+	if (klen > sizeof k) {
+		struct sha256 s;
+		sha256_init(&s);
+		sha256_update(&s, key, klen);
+		sha256_final(&s, k);
+	} else if (klen) {
+		memcpy(k, key, klen);
+	}
+	for (size_t i = 0; i < sizeof k; i++) {
+		ikey[i] = k[i] ^ 0x36;
+		m->okey[i] = k[i] ^ 0x5c;
+	}
+	sha256_init(&m->in);
+	sha256_update(&m->in, ikey, sizeof ikey);
+}
+
+void hmac_sha256_update(struct hmac_sha256 *m, const void *p, size_t n)
+{
+	sha256_update(&m->in, p, n);
+}
+
+void hmac_sha256_final(struct hmac_sha256 *m, unsigned char out[32])
+{
+	struct sha256 o;
+	unsigned char inner[32];
+	sha256_final(&m->in, inner);
+	sha256_init(&o);
+	sha256_update(&o, m->okey, sizeof m->okey);
+	sha256_update(&o, inner, sizeof inner);
+	sha256_final(&o, out);
+}
+
+int same_bytes(const void *a, const void *b, size_t n)
+{
+	const volatile unsigned char *x = a, *y = b;
+	unsigned char d = 0;
+	for (size_t i = 0; i < n; i++)
+		d |= x[i] ^ y[i];
+	return !d;
+}
+
 static uint32_t ieee_table[256];
 
 uint32_t crc32_ieee(uint32_t crc, const void *buf, size_t len)

@@ -64,6 +64,10 @@ void rs_header_encode(const struct rs_header *h, unsigned char b[4096])
 	put32(b + 56, h->plan_len);
 	put32(b + 60, h->plan_crc);
 	memcpy(b + 64, h->plan_name, strnlen(h->plan_name, 63));
+	if (h->has_key) {
+		put32(b + 128, 32);
+		memcpy(b + 132, h->key, 32);
+	}
 	put32(b + 12, crc32c(0, b, 4096));
 }
 
@@ -91,6 +95,12 @@ int rs_header_decode(const unsigned char *b, size_t len, struct rs_header *h, ch
 	h->plan_crc = le32(b + 60);
 	memcpy(h->plan_name, b + 64, 63);
 	h->plan_name[63] = 0;
+	if (le32(b + 128) != 0 && le32(b + 128) != 32) {
+		snprintf(err, errlen, "results header: an upload key of %u bytes is not supported (32)", le32(b + 128));
+		return -1;
+	}
+	h->has_key = le32(b + 128) == 32;
+	memcpy(h->key, b + 132, 32);
 	if (h->version != RS_VERSION) {
 		snprintf(err, errlen, "results format version %u is not supported (this tool reads %u)",
 			 h->version, RS_VERSION);
@@ -624,6 +634,26 @@ int rs_format(const struct rs_region *reg, const char *plan_name, const char *pl
 		return -1;
 	}
 	free(area);
+	return 0;
+}
+
+int rs_set_key(const struct rs_region *reg, const unsigned char key[32], char *err, size_t errlen)
+{
+	unsigned char blk[4096];
+	struct rs_header h;
+	if (rs_fd_read((void *)reg, blk, sizeof blk, 0) != (long)sizeof blk) {
+		snprintf(err, errlen, "unable to read the results header of %s", reg->desc);
+		return -1;
+	}
+	if (rs_header_decode(blk, sizeof blk, &h, err, errlen) < 0)
+		return -1;
+	h.has_key = 1;
+	memcpy(h.key, key, 32);
+	rs_header_encode(&h, blk);
+	if (pwrite_all(reg->fd, blk, sizeof blk, reg->base) < 0 || fdatasync(reg->fd) < 0) {
+		snprintf(err, errlen, "unable to write the results header of %s: %s", reg->desc, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 

@@ -31,6 +31,8 @@ struct rs_header {
 	char plan_name[64];
 	uint32_t plan_len;		/* 0: no stored plan */
 	uint32_t plan_crc;
+	int has_key;			/* an upload key is set (bootbench mkresults --key) */
+	unsigned char key[32];		/* the key the appliance signs its uploads with: never printed */
 };
 
 struct rs_rec {
@@ -113,6 +115,9 @@ int rs_tail_extent(rs_read_fn rd, void *rctx, uint64_t from, uint64_t size, stru
 /* Initialize a region: header (and optional plan), old header area cleared. */
 int rs_format(const struct rs_region *reg, const char *plan_name, const char *plan,
 	      size_t plan_len, char *err, size_t errlen);
+/* Set (or replace) the upload key in the header of an existing results
+ * region, records untouched: 0, or -1 with err. */
+int rs_set_key(const struct rs_region *reg, const unsigned char key[32], char *err, size_t errlen);
 /* Read the stored plan (malloc'd, NUL-terminated) or NULL when none/bad. */
 char *rs_read_plan(const struct rs_region *reg, const struct rs_header *h, char *err, size_t errlen);
 

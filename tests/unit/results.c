@@ -70,6 +70,12 @@ struct counted {
 	unsigned long long bytes;
 };
 
+static void put32le(unsigned char *b, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+}
+
 static long counted_read(void *ctx, void *buf, size_t len, uint64_t off)
 {
 	struct counted *c = ctx;
@@ -95,7 +101,7 @@ int main(void)
 	uint64_t seq;
 	int good;
 
-	tap_plan(35);
+	tap_plan(40);
 	{
 		const char *v = "123456789";
 		is_int(crc32c(0, v, 9), 0xe3069283u, "CRC32C check value");
@@ -254,6 +260,29 @@ int main(void)
 		back = rs_read_plan(&reg, &h, err, sizeof err);
 		ok(back && !strcmp(back, plan) && !strcmp(h.plan_name, "quick"), "stored plan reads back with its name");
 		free(back);
+		ok(!h.has_key, "a header made without --key has no upload key");
+		{
+			/* the upload key (mkresults --key, --set-key): set over
+			 * records, it keeps them and the plan */
+			unsigned char key[32];
+			for (int i = 0; i < 32; i++)
+				key[i] = (unsigned char)(255 - i);
+			rs_writer_open(&w, &reg, boot_id, NULL, NULL, err, sizeof err);
+			rs_append(&w, RS_EVENT, payloads[3], strlen(payloads[3]), NULL);
+			snprintf(reg.desc, sizeof reg.desc, "test");
+			ok(rs_set_key(&reg, key, err, sizeof err) == 0, "rs_set_key on a partition with a record");
+			rs_fd_read(&reg, blk, 4096, 0);
+			ok(rs_header_decode(blk, 4096, &h, err, sizeof err) == 0 && h.has_key && !memcmp(h.key, key, 32) &&
+			   h.plan_len == strlen(plan) && !strcmp(h.plan_name, "quick"),
+			   "... the header reads back with the key, the plan still there");
+			scan(&reg, &s, &res);
+			is_int(s.n, 1, "... and the record is still read");
+			seen_free(&s);
+			put32le(blk + 128, 16);
+			put32le(blk + 12, 0);
+			put32le(blk + 12, crc32c(0, blk, 4096));
+			is_int(rs_header_decode(blk, 4096, &h, err, sizeof err), -1, "a key length other than 32 is refused");
+		}
 		close(reg.fd);
 	}
 	/* 7. a CRC-valid record header whose length (4 MiB) runs over 100

@@ -1,0 +1,37 @@
+/*
+ * uploadauth.h - how an upload proves it comes from its target. Each target
+ * has a 32-byte key, shared out of band: on its own results disk (bootbench
+ * mkresults --key) and with the boot server (ROOT/targets/MAC/key). The
+ * boot server hands each boot an id, public (it travels in the boot's
+ * command line); the appliance signs each POST with
+ *
+ *   HMAC-SHA-256(key, "bootbench-upload-1\n" MAC "\n" BOOT "\n" body)
+ *
+ * (MAC as aa-bb-cc-dd-ee-ff, BOOT the id's 32 hex digits, body the bytes
+ * sent) and appends it, in hex, to the upload URL: /results/MAC/BOOT/HMAC.
+ * A stranger who reads the boot id cannot sign; one who captures an upload
+ * can only send the same body for the same boot again, which the server
+ * stores once. The key never leaves the disk and the server's target
+ * directory: not the command line, records, console or logs.
+ */
+#ifndef BB_UPLOADAUTH_H
+#define BB_UPLOADAUTH_H
+
+#include <stddef.h>
+
+#define UPLOAD_KEY_LEN 32
+#define UPLOAD_SIG_HEX 64
+
+/* The signature of one upload, as 64 lowercase hex digits (and a NUL). */
+void upload_sign(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
+		 size_t len, char hex[UPLOAD_SIG_HEX + 1]);
+/* hex (64 digits, any case) is that signature: compared in constant time. */
+int upload_sig_ok(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
+		  size_t len, const char *hex);
+/* A key file's text: 64 hex digits, then optional white space. 0, or -1
+ * (anything else: the file is not a key). */
+int upload_key_parse(const char *text, size_t len, unsigned char key[UPLOAD_KEY_LEN]);
+/* The text of a key file: 64 lowercase hex digits and a newline. */
+void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_SIG_HEX + 2]);
+
+#endif
