@@ -7,12 +7,15 @@
  */
 const char pxe_usage[] =
 "usage: bootbench pxe serve ROOT [--bind ADDR] [--port P] [--quota SIZE]\n"
-"                            [--max-records N] [--min-boot-seconds S]\n"
+"                            [--max-records N] [--boot-seconds S]\n"
 "       bootbench pxe status ROOT\n"
 "\n"
 "ROOT is a boot root laid out by scripts/pxe-serve: userland.cpio.gz,\n"
 "userland-id.cpio.gz, kernels/NAME/{vmlinuz,modules.cpio.gz} and, per\n"
 "target, targets/MAC/ (MAC as aa-bb-cc-dd-ee-ff) with\n"
+"  key        the target's upload key (64 hex digits): the file given to\n"
+"             bootbench mkresults --key for the target's results disk. A\n"
+"             target without one is refused its boots\n"
 "  schedule   the kernel of each boot, one per line (e.g. A B B A)\n"
 "  args       kernel command line for that target (plan, disks, console)\n"
 "  finally    what a target gets once its schedule is done: poweroff, or\n"
@@ -32,25 +35,31 @@ const char pxe_usage[] =
 "             last round's kernels in reverse order) and booted\n"
 "serve answers\n"
 "  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
-"                     token in its upload URL (kept in targets/MAC/state and\n"
-"                     tokens, so a restarted server resumes the schedule); asked\n"
-"                     again before that boot reported and within\n"
-"                     --min-boot-seconds (default 10), it is the same boot\n"
-"  POST /results/MAC/TOKEN  JSON lines of records, with a token this server\n"
-"                     gave the target (else 403), which expires once a later\n"
-"                     boot has reported; at most 32 MiB, a line at most\n"
-"                     one record's 4 MiB), appended to targets/MAC/records.jsonl\n"
-"                     unless already there. The file is append-only: read\n"
-"                     once per server run (streamed) for the keys of its\n"
-"                     lines, never cut shorter than it was; 413 past the quota\n"
+"                     boot id in its upload URL (kept in targets/MAC/state and\n"
+"                     tokens, so a restarted server resumes the schedule).\n"
+"                     Until the target says that boot started (a signed POST)\n"
+"                     or sent its records, or --boot-seconds passed, anyone\n"
+"                     asking gets that same boot: nothing advances\n"
+"  POST /results/MAC/BOOT/HMAC  JSON lines of records of a boot id this\n"
+"                     server gave the target, signed: HMAC is HMAC-SHA-256 with\n"
+"                     the target's key over \"bootbench-upload-1\\n\" MAC \"\\n\"\n"
+"                     BOOT \"\\n\" and the body, in hex (lib/uploadauth.h);\n"
+"                     else 403, nothing stored. An empty body says the boot\n"
+"                     started. At most 32 MiB, a line at most one record's\n"
+"                     4 MiB, appended to targets/MAC/records.jsonl unless\n"
+"                     already there. The file is append-only: read once per\n"
+"                     server run (streamed) for the keys of its lines, never\n"
+"                     cut shorter than it was; 413 past the quota\n"
 "  GET /status        every target's progress, as text (to the server's own\n"
 "                     host only: loopback, or the address it serves on)\n"
-"  GET /FILE          the files above (nothing outside ROOT, no listing)\n"
+"  GET /FILE          the boot files above (nothing outside ROOT, nothing\n"
+"                     under targets/, no listing)\n"
 "and logs every event to stdout and to targets/MAC/log.\n"
 "  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
-"  --quota SIZE  bytes of records.jsonl a target may reach (default 1G)\n"
+"  --quota SIZE  bytes of records.jsonl a target may reach (default 1G):\n"
+"                only signed uploads count\n"
 "  --max-records N  records one boot (a record's boot_id) may store\n"
 "                (default 1000000): the records past it are not stored, the\n"
 "                rest of the upload is (the answer and a log line give the\n"
@@ -58,18 +67,23 @@ const char pxe_usage[] =
 "                boots a target are counted; later ones are stored uncounted.\n"
 "                Past --quota the upload is refused whole (413), and the\n"
 "                appliance sends it no more.\n"
-"  --min-boot-seconds S  a /boot request for the boot in flight within S\n"
-"                s of handing it out, before it reported, answers that boot\n"
-"                again (default 10; 0: every request is the next boot)\n"
-"Threat model: for a lab segment of trusted hosts. Tokens stop accidents (a\n"
-"stray POST, an upload to another target's URL), not a host that knows a\n"
-"target's MAC: it can GET /boot/MAC for the boot in flight's token (or,\n"
-"past --min-boot-seconds, take the next boot) and upload with it; tokens\n"
-"travel in clear (the appliance keeps them out of its records and console\n"
-"lines; the kernel's own boot line still shows its command line) and expire\n"
-"once a later boot reported. Only boot files are served (HTTP: userland, kernels,\n"
-"layers; /status to the server's host only); refusals are logged once a minute a\n"
-"source; an address holds at most 16 connections and 40 MiB of uploads.\n"
+"  --boot-seconds S  how long a boot handed out, from which no signed word\n"
+"                came, is handed out again before the next one is (default\n"
+"                1800: longer than a boot of the longest plan; a kernel that\n"
+"                never reaches init is booted again until then)\n"
+"Threat model (a lab segment with strangers on it): a stranger who can reach\n"
+"the port cannot store a record, move a schedule, or read a key: uploads are\n"
+"signed with the target's key, which only its results disk and\n"
+"targets/MAC/key hold (never a command line, record, console line, log or\n"
+"served file), and a GET /boot changes nothing until the target itself\n"
+"said its boot started. Boot ids are public. What a stranger can still do:\n"
+"learn a target's kernel and arguments (GET /boot/MAC, over HTTP in clear,\n"
+"as iPXE needs), download the boot files, and use its share of the\n"
+"server's limits: an address holds at most 16 connections, 4 downloads and\n"
+"40 MiB of uploads, and refusals are logged once a minute a source. A sniffer\n"
+"sees records in clear (no TLS: iPXE and the appliance speak plain HTTP)\n"
+"and can send a captured upload again, which stores nothing new. Whoever\n"
+"holds a key file, or the target's disk, can upload as that target.\n"
 "status prints, per target, the boots served, the records received and the\n"
 "boots that sent nothing (hung, or their upload failed: their records come\n"
 "with the next boot's upload).\n"
@@ -108,6 +122,7 @@ const char pxe_usage[] =
 #include "strmap.h"
 #include "sbuf.h"
 #include "units.h"
+#include "uploadauth.h"
 #include "xio.h"
 
 #define MAX_HEADER 16384
@@ -237,6 +252,7 @@ static void refused(in_addr_t peer, const char *mac, int kind, const char *what)
 struct state {
 	long served;	/* boots handed out */
 	long reported;	/* the highest boot number that sent records */
+	long started;	/* the highest boot number the target said (signed) had started */
 	long long served_at;	/* when the last boot was handed out (epoch s) */
 	char token[33];	/* the last boot's token: 16 random bytes, hex */
 };
@@ -244,7 +260,7 @@ struct state {
 static void state_read(const char *mac, struct state *st)
 {
 	char *s = tread(mac, "state"), *p;
-	st->served = st->reported = 0;
+	st->served = st->reported = st->started = 0;
 	st->served_at = 0;
 	st->token[0] = 0;
 	if (!s)
@@ -253,6 +269,8 @@ static void state_read(const char *mac, struct state *st)
 		st->served = strtol(p + 7, NULL, 10);
 	if ((p = strstr(s, "reported=")))
 		st->reported = strtol(p + 9, NULL, 10);
+	if ((p = strstr(s, "started=")))
+		st->started = strtol(p + 8, NULL, 10);
 	if ((p = strstr(s, "served_at=")))
 		st->served_at = strtoll(p + 10, NULL, 10);
 	if ((p = strstr(s, "token=")))
@@ -268,8 +286,8 @@ static int state_write(const char *mac, const struct state *st)
 	if (f) {
 		/* durable before it replaces the old one: a power cut must not
 		 * leave an empty state (the rotation would start over) */
-		int ok = fprintf(f, "served=%ld\nreported=%ld\nserved_at=%lld\ntoken=%s\n", st->served, st->reported,
-				 st->served_at, st->token) > 0 &&
+		int ok = fprintf(f, "served=%ld\nreported=%ld\nstarted=%ld\nserved_at=%lld\ntoken=%s\n", st->served,
+				 st->reported, st->started, st->served_at, st->token) > 0 &&
 			 fflush(f) == 0 && fsync(fileno(f)) == 0;
 		if (fclose(f) == 0 && ok && rename(tmp, p) == 0)
 			rc = 0;
@@ -450,20 +468,34 @@ static int target_layers(const char *mac, const char *self, struct sbuf *words, 
 	return rc;
 }
 
-/* ---- per-boot tokens ------------------------------------------------------
+/* ---- boot ids and signed uploads ------------------------------------------
  *
- * Each boot handed out gets a token, in the upload URL its kernel command
- * line carries (/results/MAC/TOKEN); an upload must present a token this
- * server gave that target, and it reports the boot the token belongs to.
- * targets/MAC/tokens keeps them all ("BOOT TOKEN" lines): a boot's records
- * may come with a later boot's upload. A token expires once a later boot
- * of its target has reported (upload_allowed). Threat model: the lab segment sees
- * the token in clear (iPXE fetches the script over HTTP). It stops
- * accidents and casual forgery (a stray curl, a host replaying a captured
- * upload to another target's URL, a scanner's POSTs), not someone who
- * sniffs the segment. */
+ * Each boot handed out gets an id (16 random bytes, hex), in the upload URL
+ * its kernel command line carries (/results/MAC/BOOT). The id is public:
+ * what an upload must carry is its signature (lib/uploadauth.h), made with
+ * the target's key, which only the target's results disk and
+ * targets/MAC/key hold: /results/MAC/BOOT/HMAC. targets/MAC/tokens keeps
+ * every id handed out ("BOOT ID" lines): a boot's records may come with a
+ * later boot's upload, signed for that later boot. A signed empty POST
+ * says the boot started: with it (or its records) the target's next /boot
+ * is its next boot; without, whoever asks gets the same boot again until
+ * --boot-seconds passed, so a stranger's GET changes nothing. */
 
-static long min_boot_seconds = 10;	/* --min-boot-seconds: below any real boot cycle (POST, PXE, kernel, plan) */
+static long boot_seconds = 1800;	/* --boot-seconds: a boot handed out with no word from it is handed out again */
+
+/* The target's upload key (targets/MAC/key): 0, or -1 (none, or not a key). */
+static int target_key(const char *mac, unsigned char key[UPLOAD_KEY_LEN])
+{
+	char *p = tpath(mac, "key"), text[4097];
+	int fd = open(p, O_RDONLY | O_CLOEXEC), bad = 1;
+	free(p);
+	if (fd >= 0) {
+		ssize_t n = read(fd, text, sizeof text);
+		bad = n < 0 || n == (ssize_t)sizeof text || upload_key_parse(text, (size_t)n, key) < 0;
+		close(fd);
+	}
+	return bad ? -1 : 0;
+}
 
 static void new_token(char out[33])
 {
@@ -824,17 +856,35 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 			goto out;
 		}
 	}
+	{
+		unsigned char key[UPLOAD_KEY_LEN];
+		if (target_key(mac, key) < 0) {
+			/* its uploads could not be checked: no boot at all */
+			refused(peer, mac, 5, "asked for a boot, refused: targets/MAC/key is missing or not a key "
+					      "(bootbench mkresults --key FILE for its results disk, pxe-serve --key FILE)");
+			sb_printf(&s, "#!ipxe\necho bootbench: the boot server holds no upload key for %s\nexit\n", mac);
+			reply(fd, 403, "text/plain", s.s, s.len);
+			goto out;
+		}
+	}
 	state_read(mac, &st);
-	/* The boot in flight asked again (a retried DHCP/PXE, or a stranger's
-	 * GET): it is the same boot with the same token, until it reported or
-	 * --min-boot-seconds passed. A boot counts once per token. */
-	if (st.served > 0 && st.served <= (long)n && st.served > st.reported && st.token[0] &&
-	    (long long)time(NULL) - st.served_at < min_boot_seconds) {
-		tlog(mac, "asked again for boot %ld (%s) %lld s after it was handed out, before it reported: the same boot",
-		     st.served, names[st.served - 1], (long long)time(NULL) - st.served_at);
+	/* The boot handed out is asked for again (a retried DHCP/PXE, a boot
+	 * that hung and was reset, or a stranger's GET): it is the same boot,
+	 * with the same id, until the target said it started (signed: only
+	 * the target can) or --boot-seconds passed. Nothing changes, and the
+	 * log says so once a minute per address. */
+	if (st.served > 0 && st.served <= (long)n && st.served > st.started && st.served > st.reported &&
+	    st.token[0] && (long long)time(NULL) - st.served_at < boot_seconds) {
+		char what[200];
+		snprintf(what, sizeof what, "asked again for boot %ld (%s), which has not said it started: the same boot",
+			 st.served, names[st.served - 1]);
+		refused(peer, mac, 6, what);
 		boot_text(&s, mac, self, &st, n, names[st.served - 1]);
 		goto send;
 	}
+	if (st.served > st.started && st.served > st.reported && st.served > 0 && st.served <= (long)n)
+		tlog(mac, "boot %ld (%s) never said it started, and its %ld s are up: the next boot", st.served,
+		     names[st.served - 1], boot_seconds);
 	if (st.served > st.reported && st.served > 0 && !confirm_asked(mac, n))
 		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
 		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
@@ -1314,7 +1364,8 @@ struct conn {
 	size_t got;		/* header bytes */
 	char *end;		/* the header's blank line, once seen */
 	struct http_head head;	/* parsed, once end is set */
-	long boot;		/* an upload: the boot its token belongs to */
+	long boot;		/* an upload: the boot its id names */
+	char boot_id[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];	/* an upload: /results/MAC/BOOT/SIG */
 	char *body;
 	size_t clen, have, cap;
 	time_t deadline;	/* the whole request */
@@ -1391,6 +1442,8 @@ static int route_mac(const char *target, int isboot, char mac[18], const char **
 	return mac_normal(in, mac) ? 0 : -1;
 }
 
+static void signed_upload(struct conn *c, const char *mac);
+
 /* A complete request: answer it. */
 static void respond(struct conn *c)
 {
@@ -1427,7 +1480,7 @@ static void respond(struct conn *c)
 		} else if (isboot) {
 			boot_script(fd, c->peer, mac, self);
 		} else {
-			receive(fd, mac, c->boot, c->body ? c->body : "", c->clen);
+			signed_upload(c, mac);
 		}
 	} else if (!strcmp(target, "/status")) {
 		struct sbuf s = {0};
@@ -1473,13 +1526,43 @@ static void respond(struct conn *c)
 	}
 }
 
+/* A whole upload, its path checked (upload_allowed): stored if its
+ * signature is the target's; empty, it says the boot started. */
+static void signed_upload(struct conn *c, const char *mac)
+{
+	unsigned char key[UPLOAD_KEY_LEN];
+	const char *body = c->body ? c->body : "";
+	struct state st;
+	if (target_key(mac, key) < 0 || !upload_sig_ok(key, mac, c->boot_id, body, c->clen, c->sig)) {
+		refused(c->peer, mac, 7, "an upload whose signature is not the target's key's: refused, nothing stored");
+		reply_text(c->fd, 403, "bad signature: not signed with this target's upload key\n");
+		return;
+	}
+	state_read(mac, &st);
+	if (c->boot > st.started) {
+		st.started = c->boot;
+		if (state_write(mac, &st) < 0) {
+			reply_text(c->fd, 500, "the boot server cannot write its state\n");
+			return;
+		}
+		tlog(mac, "boot %ld said it started", c->boot);
+	}
+	if (!c->clen)
+		reply_text(c->fd, 200, "started\n");
+	else
+		receive(c->fd, mac, c->boot, body, c->clen);
+}
+
 /* An upload is checked when its header is in, before a byte of its body is
- * kept: a stranger (no token this server gave the target) costs no memory
- * and holds its slot no longer than its header took. 0 go on, -1 answered. */
+ * kept: a stranger (no boot id this server gave the target, no signature)
+ * costs no memory and holds its slot no longer than its header took; the
+ * signature itself is checked when the body is in (signed_upload). 0 go
+ * on, -1 answered. */
 static int upload_allowed(struct conn *c, const char *target)
 {
-	const char *token;
+	const char *token, *slash;
 	char mac[18], *sched[MAX_SCHEDULE];
+	unsigned char key[UPLOAD_KEY_LEN];
 	size_t n;
 	if (route_mac(target, 0, mac, &token) < 0) {
 		reply_text(c->fd, 400, "bad MAC address in the path\n");
@@ -1493,29 +1576,25 @@ static int upload_allowed(struct conn *c, const char *target)
 		reply_text(c->fd, 404, "not a target of this server\n");
 		return -1;
 	}
-	if (!(c->boot = token_boot(mac, token))) {
-		refused(c->peer, mac, 3, "an upload without a token this server gave the target: refused");
-		reply_text(c->fd, 403, "no valid token: upload to the URL of the boot's command line\n");
+	slash = strchr(token, '/');
+	if (!slash || (size_t)(slash - token) != UPLOAD_TOKEN_LEN || strlen(slash + 1) != UPLOAD_SIG_HEX ||
+	    strspn(slash + 1, "0123456789abcdef") != UPLOAD_SIG_HEX) {
+		refused(c->peer, mac, 3, "an upload without a boot id and signature (/results/MAC/BOOT/HMAC): refused");
+		reply_text(c->fd, 403, "unsigned: upload to /results/MAC/BOOT/HMAC (the boot's URL and the "
+				       "signature of the body with the target's key)\n");
 		return -1;
 	}
-	{
-		/* A token lives until a later boot of its target has reported:
-		 * by then the target has run past it (it asks for its next boot
-		 * after its upload; what an earlier boot did not get sent goes
-		 * with a later boot's upload, from its results partition). Not
-		 * sooner: a /boot asked by someone else must not cost the boot
-		 * in flight its upload. A token read later (a record, a log)
-		 * uploads nothing. */
-		struct state st;
-		state_read(mac, &st);
-		if (c->boot < st.reported) {
-			char msg[160];
-			refused(c->peer, mac, 4, "an upload with the token of a boot a later boot has reported after: refused");
-			snprintf(msg, sizeof msg, "token expired: boot %ld is over (boot %ld has reported since)\n",
-				 c->boot, st.reported);
-			reply_text(c->fd, 403, msg);
-			return -1;
-		}
+	snprintf(c->boot_id, sizeof c->boot_id, "%.*s", (int)UPLOAD_TOKEN_LEN, token);
+	snprintf(c->sig, sizeof c->sig, "%s", slash + 1);
+	if (target_key(mac, key) < 0) {
+		refused(c->peer, mac, 5, "an upload, but targets/MAC/key is missing or not a key: refused");
+		reply_text(c->fd, 403, "the boot server holds no upload key for this target\n");
+		return -1;
+	}
+	if (!(c->boot = token_boot(mac, c->boot_id))) {
+		refused(c->peer, mac, 4, "an upload for a boot id this server never gave the target: refused");
+		reply_text(c->fd, 403, "unknown boot: upload to the URL of the boot's command line\n");
+		return -1;
 	}
 	return 0;
 }
@@ -1712,11 +1791,11 @@ int pxe_main(int argc, char **argv)
 	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))
 		die(EXIT_BADINPUT, "%s is not a directory (lay one out with scripts/pxe-serve)", root);
 	for (int i = 3; i < argc; i++) {
-		if (!strcmp(argv[i], "--min-boot-seconds") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--boot-seconds") && i + 1 < argc) {
 			char *e;
-			min_boot_seconds = strtol(argv[++i], &e, 10);
-			if (!*argv[i] || *e || min_boot_seconds < 0 || min_boot_seconds > 86400)
-				die(EXIT_BADINPUT, "bad --min-boot-seconds \"%s\" (0..86400)", argv[i]);
+			boot_seconds = strtol(argv[++i], &e, 10);
+			if (!*argv[i] || *e || boot_seconds < 0 || boot_seconds > 7 * 86400)
+				die(EXIT_BADINPUT, "bad --boot-seconds \"%s\" (0..604800)", argv[i]);
 		} else if (!strcmp(argv[i], "--bind") && i + 1 < argc) {
 			bind_addr = argv[++i];
 		} else if (!strcmp(argv[i], "--port") && i + 1 < argc) {

@@ -190,6 +190,13 @@ static int step_boot_record(void)
 	return 0;
 }
 
+static int step_started(void)
+{
+	if (A.conf.upload)
+		upload_started();
+	return 0;
+}
+
 static int step_shell(void)
 {
 	char *argv[] = { (char *)BUSYBOX, (char *)"sh", NULL };
@@ -228,6 +235,7 @@ static const struct step {
 	{ "read the plan", read_plan, WARN },
 	{ "load the modules the plan needs", load_the_plans_modules, WARN },
 	{ "record the boot", step_boot_record, WARN },
+	{ "tell the boot server this boot started", step_started, WARN },
 	{ "run the plan", run_plan, WARN },
 	{ "run the debug shell", step_shell, WARN },
 };

@@ -59,5 +59,8 @@ int open_results(void);
 /* init/upload.c: with bootbench.upload=URL, send the records not yet
  * acknowledged (this_boot: the records of this boot, for console-only boots) */
 void upload_results(const struct sbuf *this_boot);
+/* ... and before the plan runs, tell the server this boot started (a
+ * signed empty POST): the evidence its schedule moves on */
+void upload_started(void);
 
 #endif

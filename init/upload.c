@@ -36,12 +36,14 @@
 #include "init.h"
 #include "json.h"
 #include "spawn.h"
+#include "uploadauth.h"
 #include "recsource.h"
 #include "xio.h"
 
 #define UPLOAD_TIMEOUT_MS 30000
 #define UPLOAD_TRIES 3
 #define LINK_WAIT_MS 10000
+#define STARTED_TIMEOUT_MS 5000
 
 static int ifreq_set(int fd, unsigned long req, struct ifreq *ifr, const char *what)
 {
@@ -152,6 +154,79 @@ static int net_up(void)
 	return rc;
 }
 
+/* The upload key (the results partition's header), or NULL. */
+static const unsigned char *upload_key(void)
+{
+	return A.results_dev[0] && A.rec.w.h.has_key ? A.rec.w.h.key : NULL;
+}
+
+/* A.conf.upload with the signature of body appended as its last path
+ * segment (malloc'd), or NULL: no key, or the URL does not end in
+ * /results/MAC/BOOT as a boot server writes it. */
+static char *signed_url(const char *body, size_t len)
+{
+	const unsigned char *key = upload_key();
+	const char *u = A.conf.upload, *boot = strrchr(u, '/'), *m;
+	char mac[18], macin[18], sig[UPLOAD_SIG_HEX + 1];
+	struct sbuf out = { 0 };
+	if (!key || !boot || boot - u < 18 || boot[-18] != '/')
+		return NULL;
+	m = boot - 17;
+	snprintf(macin, sizeof macin, "%.17s", m);
+	if (!mac_normal(macin, mac) || strlen(boot + 1) != UPLOAD_TOKEN_LEN)
+		return NULL;
+	upload_sign(key, mac, boot + 1, body, len, sig);
+	sb_printf(&out, "%s/%s", u, sig);
+	return out.s;
+}
+
+/* Why nothing can be sent, or NULL. */
+static const char *unsendable(void)
+{
+	if (!A.results_dev[0])
+		return "no results partition, so no upload key to sign with (bootbench mkresults --key)";
+	if (!A.rec.w.h.has_key)
+		return "the results partition has no upload key (bootbench mkresults --set-key FILE on it, and the "
+		       "same FILE in the boot root's targets/MAC/key)";
+	{
+		char *u = signed_url("", 0);
+		if (!u)
+			return "bootbench.upload is not a boot server's URL (http://ADDR:PORT/results/MAC/BOOT)";
+		free(u);
+	}
+	return NULL;
+}
+
+void upload_started(void)
+{
+	struct sbuf resp = { 0 };
+	char err[256], *url, *shown;
+	int status;
+	const char *why = unsendable();
+	if (why) {
+		warning("upload: nothing will be sent to the boot server: %s; the records stay on the results "
+			"partition", why);
+		return;
+	}
+	if (net_up() < 0) {
+		warning("upload: the boot server was not told this boot started (it moves on when the boot's "
+			"time is up)");
+		return;
+	}
+	url = signed_url("", 0);
+	status = httpc_request("POST", url, "application/x-ndjson", "", 0, STARTED_TIMEOUT_MS, &resp, err, sizeof err);
+	if (status > 0)
+		snprintf(err, sizeof err, "HTTP status %d: %.120s", status, resp.s ? resp.s : "");
+	shown = redact_token(err, A.conf.upload);
+	if (status >= 200 && status < 300)
+		info("upload: the boot server knows this boot started");
+	else
+		warning("upload: the boot server was not told this boot started: %s", shown);
+	free(shown);
+	free(url);
+	sb_free(&resp);
+}
+
 /* Records go in batches of at most this many bytes, each acknowledged by
  * its own event record: a long backlog (a partition of many boots whose
  * uploads failed) goes home in pieces the server answers within the timeout,
@@ -207,9 +282,13 @@ static void send_batch(struct pending *p)
 	if (!p->batch.len || p->failed)
 		return;
 	for (int try = 1; try <= UPLOAD_TRIES; try++) {
+		char *url = signed_url(p->batch.s, p->batch.len);
 		sb_free(&resp);
-		status = httpc_request("POST", A.conf.upload, "application/x-ndjson", p->batch.s, p->batch.len,
-				       UPLOAD_TIMEOUT_MS, &resp, err, sizeof err);
+		status = url ? httpc_request("POST", url, "application/x-ndjson", p->batch.s, p->batch.len,
+					     UPLOAD_TIMEOUT_MS, &resp, err, sizeof err) : -1;
+		if (!url)
+			snprintf(err, sizeof err, "%s", unsendable() ? unsendable() : "no signed URL");
+		free(url);
 		answer = upload_answer(status, resp.s);
 		final = answer == UPLOAD_OVER_QUOTA;
 		if (answer == UPLOAD_STORED || final)
@@ -310,8 +389,13 @@ void upload_results(const struct sbuf *this_boot)
 	struct pending p = {0};
 	char path[80];
 
+	const char *why;
 	if (!A.conf.upload)
 		return;
+	if ((why = unsendable())) {
+		warning("upload: not sent: %s; the records stay on the results partition", why);
+		return;
+	}
 	info("upload: sending the records the server has not acknowledged to %s", A.upload_shown);
 	/* The partition, even when it filled up during this boot (stored is
 	 * then 0, but its older records still wait for the server). */

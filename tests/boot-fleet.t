@@ -20,7 +20,7 @@ need_kernel "$KA" && need_kernel "$KB" || skip_all "$KA or $KB not fetched (make
 command -v dnsmasq >/dev/null || skip_all "no dnsmasq (package dnsmasq-base)"
 command -v ip >/dev/null || skip_all "no ip (package iproute2)"
 ls /usr/lib/ipxe/qemu/*virtio* >/dev/null 2>&1 || skip_all "no iPXE ROM for QEMU (package ipxe-qemu)"
-plan 16
+plan 17
 
 NS=bbfs$$ LAB=bbfl$$ MAC=52:54:00:bb:00:01 D=$T/root/targets/52-54-00-bb-00-01
 UMAC=52:54:00:bb:00:02 UD=$T/root/targets/52-54-00-bb-00-02
@@ -61,13 +61,15 @@ ip netns exec "$LAB" dnsmasq --keep-in-foreground --conf-file=/dev/null --port=0
 	--log-facility="$T/lab.log" &
 pids+=($!)
 mkdir -p "$D"
+# each target's results disk holds its upload key; the server gets the same file
+"$BB" mkresults "$T/r.img" --key "$T/a.key" >/dev/null 2>&1
+"$BB" mkresults "$T/u.img" --key "$T/u.key" >/dev/null 2>&1
 mkdir "$D/records.jsonl"	# boot 1's upload cannot be stored: the server answers 500
 ip netns exec "$NS" "$TOP/scripts/pxe-serve" --interface br0 --root "$T/root" --port 8080 \
-	--target "$MAC" --kernels "$KA,$KB" --rounds 2 --plan null \
-	--target "$UMAC" --kernels "$KA" --rounds 1 --plan null >"$T/server.log" 2>&1 &
+	--target "$MAC" --key "$T/a.key" --kernels "$KA,$KB" --rounds 2 --plan null \
+	--target "$UMAC" --key "$T/u.key" --kernels "$KA" --rounds 1 --plan null >"$T/server.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do grep -q 'TFTP root is' "$T/server.log" && break; sleep 0.2; done
-"$BB" mkresults "$T/r.img" >/dev/null 2>&1
 
 ip netns exec "$NS" ss -lunp >"$T/ss.ns"
 ss -lunp >"$T/ss.host"
@@ -88,7 +90,9 @@ timeout -k 5 900 ip netns exec "$NS" qemu-system-x86_64 -accel tcg -cpu max -m 1
 	-nodefaults -no-user-config -display none -serial stdio \
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF" -drive "if=pflash,format=raw,file=$T/vars.fd" \
 	-netdev tap,id=n1,ifname=tap1,script=no,downscript=no \
-	-device "virtio-net-pci,netdev=n1,mac=$UMAC,bootindex=1,romfile=" </dev/null >"$T/uefi.log" 2>&1 &
+	-device "virtio-net-pci,netdev=n1,mac=$UMAC,bootindex=1,romfile=" \
+	-drive "file=$T/u.img,format=raw,if=none,id=ures" \
+	-device virtio-blk-pci,drive=ures,serial=bootbench-results </dev/null >"$T/uefi.log" 2>&1 &
 upid=$!
 pids+=($upid)
 # once boot 1 has failed to upload, let the server store again
@@ -125,12 +129,15 @@ is "$(jq -s '[.[] | select(.type == "run" and .data.status == "ok")] | length' "
 is "$(sort "$T/disk.jsonl" | comm -23 - <(sort "$T/got.jsonl") | jq -r '.type + "/" + (.data.event // "")' | tr '\n' ' ')" \
 	"event/upload " "every record of the results disk reached the server (nothing lost)"
 ok "boot 2's upload carried boot 1's records" grep -q '52-54-00-bb-00-01 boot 2 sent records: 1[0-9] new' "$T/server.log"
-# the upload token is the boot's secret: the records (on the disk, at the
-# server) and the appliance's console lines say TOKEN in its place
+# the key signs every upload and never travels: not in a record (on the
+# disk, at the server), nor on the console; boot ids are shown as TOKEN
+key=$(cat "$T/a.key")
+ok "each boot said it started, signed, before its plan ran" \
+	test "$(grep -c '52-54-00-bb-00-01 boot [1-4] said it started' "$T/server.log")" = 4
 toks=$(cut -d' ' -f2 "$D/tokens" | paste -sd'|')
-ok "no record and no appliance console line holds a token (4 tokens given; cmdline and upload url say TOKEN)" \
-	sh -c "[ \$(wc -l < '$D/tokens') = 4 ] && ! grep -qE '$toks' '$T/got.jsonl' '$T/disk.jsonl' &&
-		! grep -i '^bootbench' '$T/console.log' | grep -qE '$toks' &&
+ok "no record and no console line holds the key or a boot id (4 ids given; cmdline and upload url say TOKEN)" \
+	sh -c "[ \$(wc -l < '$D/tokens') = 4 ] && ! grep -qE '$toks|$key' '$T/got.jsonl' '$T/disk.jsonl' &&
+		! grep -qE '$key' '$T/console.log' '$T/uefi.log' && ! grep -i '^bootbench' '$T/console.log' | grep -qE '$toks' &&
 		jq -e -s '[.[] | select(.type == \"boot\") | .data.cmdline | test(\"/results/52-54-00-bb-00-01/TOKEN \")] | length == 4 and all' '$T/got.jsonl' >/dev/null"
 wait "$upid"
 urc=$?

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
-plan 64
+plan 72
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -19,8 +19,9 @@ echo "console=ttyS1,115200 panic=-1 bootbench.plan=light" >"$R/targets/$M/args"
 echo poweroff >"$R/targets/$M/finally"
 echo secret >"$T/outside"
 
-start() {	# --min-boot-seconds 0: a GET is the next boot at once (the default, 10 s, is tested below)
-	"$BB" pxe serve "$R" --port 0 --min-boot-seconds 0 "$@" >"$T/serve.out" 2>&1 &
+start() {	# --boot-seconds 0: a GET is the next boot at once (the default is tested below)
+	keys
+	"$BB" pxe serve "$R" --port 0 --boot-seconds 0 "$@" >"$T/serve.out" 2>&1 &
 	SP=$!
 	for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
 	U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
@@ -29,6 +30,18 @@ stop() { kill "$SP"; wait "$SP" 2>/dev/null; }
 get() { curl -s -o "$T/body" -w '%{http_code}' "$U$1"; }
 kernel_of() { sed -n 's|^kernel http://[^/]*/kernels/\([^/]*\)/vmlinuz .*|\1|p' "$T/body"; }
 upload_url() { sed -n 's|^kernel .* bootbench.upload=\([^ ]*\) .*|\1|p' "$T/body"; }
+keys() {	# every target without a key gets one (as pxe-serve --key puts it there)
+	for d in "$R"/targets/*/; do [ ! -d "$d" ] || [ -f "$d/key" ] || openssl rand -hex 32 >"$d/key"; done
+}
+sign() {	# sign URL FILE [KEYFILE]: FILE's signature for the boot of URL (/results/MAC/BOOT), by openssl
+	local boot=${1##*/} rest=${1%/*}
+	local mac=${rest##*/}
+	{ printf 'bootbench-upload-1\n%s\n%s\n' "$mac" "$boot"; cat "$2"; } |
+		openssl dgst -sha256 -mac HMAC -macopt hexkey:"$(cat "${3:-$R/targets/$mac/key}")" -r | cut -c1-64
+}
+spost() {	# spost URL FILE [KEYFILE]: a signed upload; the answer in $T/body, its code printed
+	curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$2" "$1/$(sign "$@")"
+}
 
 start
 seq=
@@ -51,24 +64,32 @@ ok "the server noted that boot 4 sent no records" grep -q 'boot 4 (A) sent no re
 cat "$T/r1.jsonl" "$T/r1.jsonl" "$T/r2.jsonl" >"$T/up.jsonl"
 echo 'not json' >>"$T/up.jsonl"
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/results/$M")
-is "$code" 403 "an upload without a token is refused (403)"
-code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/results/$M/0123456789abcdef0123456789abcdef")
-is "$code" 403 "... and one with a token this server never gave"
+is "$code" 403 "an upload without a boot id and signature is refused (403)"
+code=$(spost "$U/results/$M/0123456789abcdef0123456789abcdef" "$T/up.jsonl")
+is "$code" 403 "... and one signed with the key, for a boot id this server never gave"
+code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$UP4/$(printf '%064d' 0)")
+is "$code $(cat "$T/body")" "403 bad signature: not signed with this target's upload key" \
+	"a stranger who read boot 4's URL (GET /boot, a log) cannot upload: a made-up signature is 403"
+openssl rand -hex 32 >"$T/otherkey"
+code=$(spost "$UP4" "$T/up.jsonl" "$T/otherkey")
+is "$code" 403 "... nor one signed with another key"
+ok "... and nothing was stored" test ! -s "$R/targets/$M/records.jsonl"
 before=$(wc -c <"$R/targets/$M/log")
 for i in $(seq 300); do echo "url = \"$U/results/$M/0123456789abcdef0123456789abcde$((i % 10))\""; echo 'data = "x"'; echo 'output = "/dev/null"'; done >"$T/many.cfg"
 codes=$(curl -s -K "$T/many.cfg" -w '%{http_code}\n' | sort | uniq -c | awk '{print $2 "x" $1}')
 grown=$(( $(wc -c <"$R/targets/$M/log") - before ))
 ok "300 more bad-token uploads from one address: all 403 ($codes), the target's log grew $grown bytes (one line a minute)" \
 	sh -c "[ '$codes' = 403x300 ] && [ $grown -lt 400 ]"
-code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$UP4")
-is "$code $(cat "$T/body")" "200 stored 2 new records, 1 already here, 1 damaged" "an upload is stored once per record"
-code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r2.jsonl" "$UP4")
+code=$(spost "$UP4" "$T/up.jsonl")
+is "$code $(cat "$T/body")" "200 stored 2 new records, 1 already here, 1 damaged" "a signed upload is stored once per record"
+code=$(spost "$UP4" "$T/r2.jsonl")
 is "$code $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" \
-	"a repeated upload adds nothing"
+	"a repeated upload (a sniffer sending a captured one again) adds nothing"
 "$BB" run null >"$T/r3.jsonl" 2>/dev/null
-code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r3.jsonl" "$UP3")
-is "$code $(cat "$T/body")" "403 token expired: boot 3 is over (boot 4 has reported since)" \
-	"boot 3's token expired once boot 4 reported (a token read from a log uploads nothing)"
+s3=$(sign "$UP3" "$T/r3.jsonl")
+sed 's/"null"/"nul1"/' "$T/r3.jsonl" >"$T/r3x.jsonl"
+code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r3x.jsonl" "$UP3/$s3")
+is "$code" 403 "a captured upload with its body changed is refused (the signature covers the body)"
 is "$("$BB" collect "$R/targets/$M/records.jsonl" 2>/dev/null | wc -l)" 2 "records.jsonl holds the 2 records, readable by collect"
 
 is "$(get /boot/52-54-00-00-00-01)" 404 "a machine that is not a target gets 404"
@@ -103,7 +124,7 @@ size0=$(stat -c %s "$F") last=$(tail -n 1 "$F")
 start
 get /boot/$M2 >/dev/null
 UP=$(upload_url) TOK=${UP##*/}
-post() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$U/results/$M2/$TOK"; }
+post() { spost "$U/results/$M2/$TOK" "$1"; }	# $U: the server of the moment
 printf '%s\n' "$last" >"$T/last.jsonl"
 is "$(post "$T/last.jsonl") $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" \
 	"a $((size0 >> 20)) MiB history: its last line (past 256 MiB) is known, not stored twice"
@@ -146,10 +167,12 @@ is "$(( $(wc -l <"$R/targets/$M2/log") - n0 ))" 5 "1000 damaged lines: 3 logged,
 M4=52-54-00-aa-bb-04
 mkdir -p "$R/targets/$M4"
 echo A >"$R/targets/$M4/schedule"
+keys
 get /boot/$M4 >/dev/null
 : >"$T/empty"
-curl -s -o /dev/null --data-binary @"$T/empty" "$(upload_url)"
-is "$(sed -n 's/^reported=//p' "$R/targets/$M4/state")" 0 "an empty POST with a valid token does not mark the boot as reported"
+spost "$(upload_url)" "$T/empty" >/dev/null
+is "$(sed -n 's/^reported=//p' "$R/targets/$M4/state") $(sed -n 's/^started=//p' "$R/targets/$M4/state") $(cat "$T/body")" "0 1 started" \
+	"a signed empty POST says the boot started; it does not mark the boot as reported"
 stop
 # the quota: a target at its limit gets 413, the file is not touched
 start --quota 4K
@@ -169,7 +192,7 @@ X=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa Y=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
 start --max-records 3
 get /boot/$M5 >/dev/null
 UP5=$(upload_url)
-post5() { curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$1" "$UP5"; }
+post5() { spost "$UP5" "$1"; }
 recs $X 1 2 >"$T/x12"; recs $X 3 4 >"$T/x34"; recs $Y 1 1 >"$T/y1"
 is "$(post5 "$T/x12")" 200 "--max-records 3: two records of one boot are stored"
 cat "$T/x34" "$T/y1" >"$T/x34y1"
@@ -199,21 +222,54 @@ is "$(post5 "$T/x34") $(cat "$T/body") $(stat -c %s "$F5")" "200 stored 0 new re
 	"after a restart the count is read back from records.jsonl: the 4th is still not stored"
 stop
 
-# --- a boot counts once per token -----------------------------------------
+# --- only the target moves its schedule (issue 36) ------------------------------
 M3=52-54-00-aa-bb-03
 mkdir -p "$R/targets/$M3"
-printf 'A\nB\n' >"$R/targets/$M3/schedule"
+printf 'A\nB\nA\n' >"$R/targets/$M3/schedule"
+keys
 "$BB" pxe serve "$R" --port 0 >"$T/serve.out" 2>&1 &
 SP=$!
 for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
 U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
 for i in 1 2 3 4 5 6; do get /boot/$M3 >/dev/null; echo "$(kernel_of) $(upload_url)"; done >"$T/six"
 is "$(cut -d' ' -f1 "$T/six" | tr -d '\n') $(cut -d' ' -f2 "$T/six" | sort -u | wc -l)" "AAAAAA 1" \
-	"six quick GETs of /boot (a stranger, or PXE retries): one boot, one token, the schedule does not move"
-"$BB" run null >"$T/r3.jsonl" 2>/dev/null
-curl -s -o /dev/null --data-binary @"$T/r3.jsonl" "$(head -n 1 "$T/six" | cut -d' ' -f2)"
+	"six quick GETs of /boot (a stranger, or PXE retries): one boot, one boot id, the schedule does not move"
+sum3=$(md5sum <"$R/targets/$M3/state") log3=$(wc -l <"$R/targets/$M3/log")
+for i in $(seq 200); do echo "url = \"$U/boot/$M3\""; echo 'output = "/dev/null"'; done >"$T/strangers.cfg"
+curl -s -K "$T/strangers.cfg"
 get /boot/$M3 >/dev/null
-is "$(kernel_of)" B "once that boot reported, the next GET is the next boot"
+is "$(kernel_of) $(md5sum <"$R/targets/$M3/state") $(( $(wc -l <"$R/targets/$M3/log") - log3 <= 1 ))" "A $sum3 1" \
+	"200 more GETs (a stranger taking boots): still boot 1, its state file unchanged, at most one log line"
+"$BB" run null >"$T/r3.jsonl" 2>/dev/null
+code=$(spost "$(head -n 1 "$T/six" | cut -d' ' -f2)" "$T/r3.jsonl")
+get /boot/$M3 >/dev/null
+is "$code $(kernel_of)" "200 B" "once that boot sent its records (signed), the next GET is the next boot"
+spost "$(upload_url)" "$T/empty" >/dev/null
+get /boot/$M3 >/dev/null
+is "$(kernel_of) $(sed -n 's/^started=//p' "$R/targets/$M3/state")" "A 2" \
+	"once boot 2 said it started (a signed empty POST, before its plan), the next GET is boot 3"
+stop
+# a boot that never says it started is handed out again until --boot-seconds
+M7=52-54-00-aa-bb-07
+mkdir -p "$R/targets/$M7"
+printf 'A\nB\n' >"$R/targets/$M7/schedule"
+keys
+"$BB" pxe serve "$R" --port 0 --boot-seconds 2 >"$T/serve.out" 2>&1 &
+SP=$!
+for _ in $(seq 50); do grep -q '^serving' "$T/serve.out" && break; sleep 0.1; done
+U=$(sed -n 's|^serving .* at \(http://127.0.0.1:[0-9]*\)/$|\1|p' "$T/serve.out")
+get /boot/$M7 >/dev/null; k1=$(kernel_of)
+get /boot/$M7 >/dev/null; k2=$(kernel_of)
+sleep 3
+get /boot/$M7 >/dev/null; k3=$(kernel_of)
+is "$k1$k2$k3" AAB "--boot-seconds 2: the same boot again within 2 s, the next one after"
+ok "... and the log says the boot never said it started" grep -q 'boot 1 (A) never said it started' "$R/targets/$M7/log"
+# a target without a key gets no boot
+M8=52-54-00-aa-bb-08
+mkdir -p "$R/targets/$M8"
+echo A >"$R/targets/$M8/schedule"
+is "$(get /boot/$M8) $(test -e "$R/targets/$M8/state" && echo state)" "403 " \
+	"a target without targets/MAC/key is refused its boot (its uploads could not be checked), nothing changes"
 stop
 
 # --- many connections ---------------------------------------------------------
@@ -394,7 +450,7 @@ ok "at the budget the schedule ends (poweroff), nothing appended" \
 FB=$T/fb; mkdir -p "$FB/kernels/A" "$FB/kernels/B"; ln -s "$BB" "$FB/bootbench"
 : >"$FB/userland.cpio.gz"; : >"$FB/userland-id.cpio.gz"; : >"$FB/kernels/A/vmlinuz"; : >"$FB/kernels/B/vmlinuz"
 before=$(md5sum <"$CD/schedule")
-BOOTBENCH_BUILD=$FB "$TOP/scripts/pxe-serve" --root "$R" --layout-only --target 52:54:00:aa:bb:0c --kernels A,B --rounds 1 \
+BOOTBENCH_BUILD=$FB "$TOP/scripts/pxe-serve" --root "$R" --layout-only --target 52:54:00:aa:bb:0c --key "$CD/key" --kernels A,B --rounds 1 \
 	--console ttyS0 --confirm 4 --care w >/dev/null 2>"$T/ps.err"
 after=$(md5sum <"$CD/schedule")
 ok "pxe-serve --layout-only again keeps the schedule, its appended rounds and the progress" \
