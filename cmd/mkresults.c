@@ -24,10 +24,12 @@ const char mkresults_usage[] =
 "                 created (mode 0600) with a new random key. Copy FILE to\n"
 "                 the boot root's targets/MAC/key (scripts/pxe-serve --key)\n"
 "                 and keep it from others: whoever holds it can upload as\n"
-"                 this target. The appliance never prints or sends it\n"
+"                 this target. The appliance never prints or sends it. One\n"
+"                 key file per target: a key on two disks lets either\n"
+"                 upload as the other\n"
 "  --set-key FILE set or replace the key of an existing results partition:\n"
-"                 only its header is rewritten, its records stay (FILE as\n"
-"                 above)\n"
+"                 only its header is rewritten, its records stay (FILE must\n"
+"                 exist: the key the boot server holds for this target)\n"
 "  --force        overwrite an existing IMAGE / ignore signatures on DEV\n"
 "\n"
 "exit: 0 created, 100 bad input or refused, 111 system failure.\n";
@@ -67,22 +69,21 @@ static char *load_plan(const char *file, size_t *len, char *name, size_t namelen
 	return text;
 }
 
-/* The key in file, or a new one written there (never over a file). */
-static void load_key(const char *file, unsigned char key[UPLOAD_KEY_LEN])
+/* The key in file, or (create) a new one written there (never over a
+ * file). */
+static void load_key(const char *file, int create, unsigned char key[UPLOAD_KEY_LEN])
 {
-	char text[4097], hex[UPLOAD_SIG_HEX + 2];
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t len = read(fd, text, sizeof text);	/* a key file is 65 bytes: no more is read */
-		int bad = len < 0 || len == (ssize_t)sizeof text || upload_key_parse(text, (size_t)len, key) < 0;
-		close(fd);
-		if (bad)
-			die(EXIT_BADINPUT, "%s is not an upload key (64 hex digits)", file);
+	char hex[UPLOAD_KEY_HEX + 2], err[300];
+	int fd, r = upload_key_load(file, key, err, sizeof err);
+	if (r < 0)
+		die(EXIT_BADINPUT, "%s", err);
+	if (r > 0) {
 		info("upload key from %s", file);
 		return;
 	}
-	if (errno != ENOENT)
-		die_sys(EXIT_BADINPUT, "unable to read the key file %s", file);
+	if (!create)
+		die(EXIT_BADINPUT, "%s (--set-key takes an existing key file: the boot server's targets/MAC/key, or "
+				   "the file an earlier mkresults --key made)", err);
 	random_bytes(key, UPLOAD_KEY_LEN);
 	upload_key_text(key, hex);
 	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -105,7 +106,7 @@ static int set_key(const char *path, int device, const char *keyfile)
 		die(r < 0 ? EXIT_SYSFAIL : EXIT_BADINPUT, "%s", err);
 	if (reg.cut)
 		die(EXIT_BADINPUT, "%s: the results partition runs past the end of the disk; not written", reg.desc);
-	load_key(keyfile, key);
+	load_key(keyfile, 0, key);
 	if (rs_set_key(&reg, key, err, sizeof err) < 0)
 		die(EXIT_SYSFAIL, "%s", err);
 	if (close(fd) < 0)
@@ -174,8 +175,6 @@ int mkresults_main(int argc, char **argv)
 			die(EXIT_BADINPUT, "--set-key changes only the key: no --key, --plan, --yes-destroy or --force with it");
 		return set_key(image ? image : device, !image, setkey);
 	}
-	if (keyfile)
-		load_key(keyfile, key);
 	if (planfile)
 		plan = load_plan(planfile, &planlen, planname, sizeof planname);
 	guid_parse(RESULTS_TYPE_GUID, gtype);
@@ -210,6 +209,10 @@ int mkresults_main(int argc, char **argv)
 		if (!force && probe_holds(fd, 0, held, sizeof held))
 			die(EXIT_BADINPUT, "%s holds %s; refusing to destroy it (add --force after checking)", device, held);
 	}
+	/* the key once the target is known to be writable: a refused image
+	 * or device leaves no new key file behind */
+	if (keyfile)
+		load_key(keyfile, 1, key);
 	if (dev_geometry(fd, &bytes, &lbs) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to get the size of %s", image ? image : device);
 	if (gpt_write_disk(fd, bytes, lbs, gtype, RESULTS_PART_NAME, &part) < 0)

@@ -37,9 +37,9 @@ const char pxe_usage[] =
 "  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
 "                     boot id in its upload URL (kept in targets/MAC/state and\n"
 "                     tokens, so a restarted server resumes the schedule).\n"
-"                     Until the target says that boot started (a signed POST)\n"
-"                     or sent its records, or --boot-seconds passed, anyone\n"
-"                     asking gets that same boot: nothing advances\n"
+"                     Until the target sent that boot's records (signed), or\n"
+"                     --boot-seconds passed, anyone asking gets that same\n"
+"                     boot: nothing advances\n"
 "  POST /results/MAC/BOOT/HMAC  JSON lines of records of a boot id this\n"
 "                     server gave the target, signed: HMAC is HMAC-SHA-256 with\n"
 "                     the target's key over \"bootbench-upload-1\\n\" MAC \"\\n\"\n"
@@ -67,10 +67,13 @@ const char pxe_usage[] =
 "                boots a target are counted; later ones are stored uncounted.\n"
 "                Past --quota the upload is refused whole (413), and the\n"
 "                appliance sends it no more.\n"
-"  --boot-seconds S  how long a boot handed out, from which no signed word\n"
-"                came, is handed out again before the next one is (default\n"
-"                1800: longer than a boot of the longest plan; a kernel that\n"
-"                never reaches init is booted again until then)\n"
+"  --boot-seconds S  a boot handed out is handed out again (the same boot)\n"
+"                until its records arrive, or S s passed since it was handed\n"
+"                out without saying it started (a kernel that never reaches\n"
+"                init is booted again until then), or S s since it said it\n"
+"                started (it hung, or its upload failed). Default 1800: make\n"
+"                it longer than a boot of your longest plan. 0: every GET is\n"
+"                the next boot (anyone can move the schedule: tests only)\n"
 "Threat model (a lab segment with strangers on it): a stranger who can reach\n"
 "the port cannot store a record, move a schedule, or read a key: uploads are\n"
 "signed with the target's key, which only its results disk and\n"
@@ -204,6 +207,20 @@ static time_t refuse_minute;
 static unsigned refuse_lines;
 static unsigned long refuse_dropped;
 
+/* What was refused (or asked again): each kind is logged at most once a
+ * minute per address. */
+enum refusal_kind {
+	RK_NO_SCHEDULE = 1,	/* a /boot of a machine that is not a target */
+	RK_NOT_TARGET,		/* an upload for one */
+	RK_UNSIGNED,		/* an upload without /BOOT/HMAC */
+	RK_UNKNOWN_BOOT,	/* a boot id never given to that target */
+	RK_NO_KEY,		/* the target has no key: no boot, no upload */
+	RK_SAME_BOOT,		/* /boot asked again while that boot is in hand */
+	RK_BAD_SIGNATURE,	/* the signature is not the key's */
+	RK_NOTHING_NEW,		/* a signed upload of records all stored already (a replay, or a retry) */
+	RK_DONE,		/* /boot after the schedule ended */
+};
+
 static void refused(in_addr_t peer, const char *mac, int kind, const char *what)
 {
 	struct refusal *r = NULL, *old = &refusals[0];
@@ -253,15 +270,17 @@ struct state {
 	long served;	/* boots handed out */
 	long reported;	/* the highest boot number that sent records */
 	long started;	/* the highest boot number the target said (signed) had started */
+	long ended;	/* the highest boot number that sent (signed) records, stored or not */
+	long long started_at;	/* when it said so (epoch s) */
 	long long served_at;	/* when the last boot was handed out (epoch s) */
-	char token[33];	/* the last boot's token: 16 random bytes, hex */
+	char token[33];	/* the last boot's id: 16 random bytes, hex (public) */
 };
 
 static void state_read(const char *mac, struct state *st)
 {
 	char *s = tread(mac, "state"), *p;
-	st->served = st->reported = st->started = 0;
-	st->served_at = 0;
+	st->served = st->reported = st->started = st->ended = 0;
+	st->served_at = st->started_at = 0;
 	st->token[0] = 0;
 	if (!s)
 		return;
@@ -269,8 +288,12 @@ static void state_read(const char *mac, struct state *st)
 		st->served = strtol(p + 7, NULL, 10);
 	if ((p = strstr(s, "reported=")))
 		st->reported = strtol(p + 9, NULL, 10);
-	if ((p = strstr(s, "started=")))
-		st->started = strtol(p + 8, NULL, 10);
+	if ((p = strstr(s, "\nstarted=")))
+		st->started = strtol(p + 9, NULL, 10);
+	if ((p = strstr(s, "ended=")))
+		st->ended = strtol(p + 6, NULL, 10);
+	if ((p = strstr(s, "started_at=")))
+		st->started_at = strtoll(p + 11, NULL, 10);
 	if ((p = strstr(s, "served_at=")))
 		st->served_at = strtoll(p + 10, NULL, 10);
 	if ((p = strstr(s, "token=")))
@@ -286,8 +309,9 @@ static int state_write(const char *mac, const struct state *st)
 	if (f) {
 		/* durable before it replaces the old one: a power cut must not
 		 * leave an empty state (the rotation would start over) */
-		int ok = fprintf(f, "served=%ld\nreported=%ld\nstarted=%ld\nserved_at=%lld\ntoken=%s\n", st->served,
-				 st->reported, st->started, st->served_at, st->token) > 0 &&
+		int ok = fprintf(f, "served=%ld\nreported=%ld\nstarted=%ld\nended=%ld\nserved_at=%lld\nstarted_at=%lld\n"
+				    "token=%s\n", st->served, st->reported, st->started, st->ended, st->served_at,
+				 st->started_at, st->token) > 0 &&
 			 fflush(f) == 0 && fsync(fileno(f)) == 0;
 		if (fclose(f) == 0 && ok && rename(tmp, p) == 0)
 			rc = 0;
@@ -486,50 +510,29 @@ static long boot_seconds = 1800;	/* --boot-seconds: a boot handed out with no wo
 /* The target's upload key (targets/MAC/key): 0, or -1 (none, or not a key). */
 static int target_key(const char *mac, unsigned char key[UPLOAD_KEY_LEN])
 {
-	char *p = tpath(mac, "key"), text[4097];
-	int fd = open(p, O_RDONLY | O_CLOEXEC), bad = 1;
+	char *p = tpath(mac, "key"), err[300];
+	int r = upload_key_load(p, key, err, sizeof err);
 	free(p);
-	if (fd >= 0) {
-		ssize_t n = read(fd, text, sizeof text);
-		bad = n < 0 || n == (ssize_t)sizeof text || upload_key_parse(text, (size_t)n, key) < 0;
-		close(fd);
-	}
-	return bad ? -1 : 0;
+	return r > 0 ? 0 : -1;
 }
 
-static void new_token(char out[33])
+static void new_token(char out[UPLOAD_TOKEN_LEN + 1])
 {
-	unsigned char b[16];
+	unsigned char b[UPLOAD_TOKEN_LEN / 2];
 	random_bytes(b, sizeof b);
-	for (int i = 0; i < 16; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	hexify(b, sizeof b, out);
 }
 
-/* a and b are the same token, compared in a time that does not depend
- * on where they differ (b is UPLOAD_TOKEN_LEN long, checked) */
-static int same_token(const char *a, const char *b)
-{
-	unsigned char d = 0;
-	if (strlen(a) != UPLOAD_TOKEN_LEN)
-		return 0;
-	for (size_t i = 0; i < UPLOAD_TOKEN_LEN; i++)
-		d |= (unsigned char)(a[i] ^ b[i]);
-	return !d;
-}
-
-/* The boot a token was handed out with, or 0. */
+/* The boot a boot id was handed out with, or 0. Ids are public: the
+ * signature is the secret, so a plain comparison does. */
 static long token_boot(const char *mac, const char *token)
 {
 	char *s = tread(mac, "tokens"), *line, *save = NULL;
 	long boot = 0;
-	if (strlen(token) != UPLOAD_TOKEN_LEN || strspn(token, "0123456789abcdef") != UPLOAD_TOKEN_LEN) {
-		free(s);
-		return 0;
-	}
 	for (line = s ? strtok_r(s, "\n", &save) : NULL; line && !boot; line = strtok_r(NULL, "\n", &save)) {
 		char t[40];
 		long b;
-		if (sscanf(line, "%ld %39s", &b, t) == 2 && same_token(t, token))
+		if (sscanf(line, "%ld %39s", &b, t) == 2 && !strcmp(t, token))
 			boot = b;
 	}
 	free(s);
@@ -549,7 +552,7 @@ static int token_add(const char *mac, long boot, const char *token)
 	return ok ? 0 : -1;
 }
 
-/* The iPXE script of boot st->served (kernel k), with its token and the
+/* The iPXE script of boot st->served (kernel k), with its boot id and the
  * target's layers (checked by target_layers before). */
 static void boot_text(struct sbuf *s, const char *mac, const char *self, const struct state *st, size_t n,
 		      const char *k)
@@ -838,7 +841,7 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 	struct sbuf s = {0};
 
 	if (!n) {
-		refused(peer, mac, 1, "asked for a boot, but has no schedule (not a target of this server)");
+		refused(peer, mac, RK_NO_SCHEDULE, "asked for a boot, but has no schedule (not a target of this server)");
 		reply_text(fd, 404, "#!ipxe\necho bootbench: this machine is not a target of this boot server\nexit\n");
 		return;
 	}
@@ -860,7 +863,7 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 		unsigned char key[UPLOAD_KEY_LEN];
 		if (target_key(mac, key) < 0) {
 			/* its uploads could not be checked: no boot at all */
-			refused(peer, mac, 5, "asked for a boot, refused: targets/MAC/key is missing or not a key "
+			refused(peer, mac, RK_NO_KEY, "asked for a boot, refused: targets/MAC/key is missing or not a key "
 					      "(bootbench mkresults --key FILE for its results disk, pxe-serve --key FILE)");
 			sb_printf(&s, "#!ipxe\necho bootbench: the boot server holds no upload key for %s\nexit\n", mac);
 			reply(fd, 403, "text/plain", s.s, s.len);
@@ -869,25 +872,33 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 	}
 	state_read(mac, &st);
 	/* The boot handed out is asked for again (a retried DHCP/PXE, a boot
-	 * that hung and was reset, or a stranger's GET): it is the same boot,
-	 * with the same id, until the target said it started (signed: only
-	 * the target can) or --boot-seconds passed. Nothing changes, and the
-	 * log says so once a minute per address. */
-	if (st.served > 0 && st.served <= (long)n && st.served > st.started && st.served > st.reported &&
-	    st.token[0] && (long long)time(NULL) - st.served_at < boot_seconds) {
-		char what[200];
-		snprintf(what, sizeof what, "asked again for boot %ld (%s), which has not said it started: the same boot",
-			 st.served, names[st.served - 1]);
-		refused(peer, mac, 6, what);
-		boot_text(&s, mac, self, &st, n, names[st.served - 1]);
-		goto send;
-	}
-	if (st.served > st.started && st.served > st.reported && st.served > 0 && st.served <= (long)n)
-		tlog(mac, "boot %ld (%s) never said it started, and its %ld s are up: the next boot", st.served,
-		     names[st.served - 1], boot_seconds);
-	if (st.served > st.reported && st.served > 0 && !confirm_asked(mac, n))
-		tlog(mac, "boot %ld (%s) sent no records: it hung, or its upload failed (its records come with a later upload)",
+	 * reset before its end, or a stranger's GET): it is the same boot,
+	 * with the same id, and nothing changes, until the target sent its
+	 * records (signed: only the target can), or --boot-seconds passed
+	 * since it was handed out (it never said it started) or since it said
+	 * it started (it hung, or its upload failed). The log says so once a
+	 * minute per address. */
+	if (st.served > 0 && st.served <= (long)n && st.token[0] && st.served > st.reported && st.served > st.ended) {
+		long long now = (long long)time(NULL);
+		int started = st.started >= st.served;
+		long long since = now - (started ? st.started_at : st.served_at);
+		if (since < boot_seconds) {
+			char what[240];
+			snprintf(what, sizeof what, "asked again for boot %ld (%s), %s: the same boot", st.served,
+				 names[st.served - 1], started ? "which started and has not sent its records" :
+								 "which has not said it started");
+			refused(peer, mac, RK_SAME_BOOT, what);
+			boot_text(&s, mac, self, &st, n, names[st.served - 1]);
+			goto send;
+		}
+		if (!confirm_asked(mac, n))
+			tlog(mac, "boot %ld (%s) sent no records (%s), and its %ld s are up: the next boot (its records, "
+				  "if any, come with a later upload)", st.served, names[st.served - 1],
+			     started ? "it started: it hung, or its upload failed" : "it never said it started", boot_seconds);
+	} else if (st.served > st.reported && st.served > 0 && !confirm_asked(mac, n)) {
+		tlog(mac, "boot %ld (%s) sent no records: its upload failed (its records come with a later upload)",
 		     st.served, names[st.served - 1 < (long)n ? st.served - 1 : (long)n - 1]);
+	}
 	if (st.served >= (long)n) {
 		int r = confirm_round(mac, names, n);
 		if (r == 2) {
@@ -905,7 +916,9 @@ static void boot_script(int fd, in_addr_t peer, const char *mac, const char *sel
 	if (st.served >= (long)n) {
 		finally = tread(mac, "finally");
 		int off = finally && !strncmp(finally, "poweroff", 8);
-		tlog(mac, "schedule done (%zu boots): %s", n, off ? "poweroff" : "exit to the BIOS");
+		char what[120];
+		snprintf(what, sizeof what, "schedule done (%zu boots): %s", n, off ? "poweroff" : "exit to the BIOS");
+		refused(peer, mac, RK_DONE, what);
 		sb_printf(&s, "#!ipxe\necho bootbench: %s: schedule done (%zu boots)\n", mac, n);
 		if (off) {
 			/* iPXE builds without the poweroff command (QEMU's ROMs) boot
@@ -1000,7 +1013,7 @@ static char *canonical(const char *line, size_t len, char *err, size_t errlen)
 
 /* Boots counted per target: years of boots. Past it, records of a boot
  * new to the target are stored uncounted (the byte quota still holds) and
- * that is logged: a token holder who sends a fresh boot_id on every record
+ * that is logged: a key holder who sends a fresh boot_id on every record
  * can neither make the server keep more nor lock real boots out. */
 #define MAX_BOOT_IDS 65536
 
@@ -1150,9 +1163,9 @@ static struct store *store_of(const char *mac)
 	return st;
 }
 
-/* An upload of boot `boot` of target mac, its token already checked
+/* An upload of boot `boot` of target mac, its signature already checked
  * (upload_allowed, when its header came in). */
-static void receive(int fd, const char *mac, long boot, const char *body, size_t len)
+static void receive(int fd, in_addr_t peer, const char *mac, long boot, const char *body, size_t len)
 {
 	char *p = tpath(mac, "records.jsonl");
 	struct store *store;
@@ -1287,8 +1300,14 @@ static void receive(int fd, const char *mac, long boot, const char *body, size_t
 		if (over)
 			sb_printf(&msg, ", %zu" UPLOAD_NOT_STORED, over);
 		sb_putc(&msg, '\n');
-		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged, %zu over the quota", boot, fresh,
-		     dup, bad, over);
+		if (fresh || bad || over) {
+			tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged, %zu over the quota", boot,
+			     fresh, dup, bad, over);
+		} else {
+			char what[120];	/* a replay can come a thousand times a second */
+			snprintf(what, sizeof what, "boot %ld sent records: 0 new, %zu already here", boot, dup);
+			refused(peer, mac, RK_NOTHING_NEW, what);
+		}
 		reply_text(fd, bad && !fresh && !dup && !over ? 400 : 200, msg.s);
 	}
 out:
@@ -1426,8 +1445,8 @@ static void child_close_others(int keep)
 			close(conns[i].fd);
 }
 
-/* "/boot/MAC" or "/results/MAC[/TOKEN]": the normalised MAC (and the
- * token, "" when none). 0 ok, -1 a malformed MAC. */
+/* "/boot/MAC" or "/results/MAC[/REST]": the normalised MAC (and REST,
+ * "BOOT/HMAC" when well formed, "" when none). 0 ok, -1 a malformed MAC. */
 static int route_mac(const char *target, int isboot, char mac[18], const char **token)
 {
 	const char *m = target + (isboot ? 6 : 9);
@@ -1534,30 +1553,48 @@ static void signed_upload(struct conn *c, const char *mac)
 	const char *body = c->body ? c->body : "";
 	struct state st;
 	if (target_key(mac, key) < 0 || !upload_sig_ok(key, mac, c->boot_id, body, c->clen, c->sig)) {
-		refused(c->peer, mac, 7, "an upload whose signature is not the target's key's: refused, nothing stored");
-		reply_text(c->fd, 403, "bad signature: not signed with this target's upload key\n");
+		/* a stranger's forgery, or the target's disk holds another key
+		 * than targets/MAC/key: the log says how to tell */
+		char what[300];
+		snprintf(what, sizeof what, "an upload for boot %ld whose signature is not targets/MAC/key's: refused, "
+			 "nothing stored (if it is the target: its results disk holds another key; bootbench "
+			 "mkresults --set-key with this key file on it)", c->boot);
+		refused(c->peer, mac, RK_BAD_SIGNATURE, what);
+		reply_text(c->fd, 403, UPLOAD_BAD_SIGNATURE " not signed with this target's upload key\n");
 		return;
 	}
+	/* the target's word moves its schedule: an empty POST says the boot
+	 * started, records say it reached its end (stored or not) */
 	state_read(mac, &st);
-	if (c->boot > st.started) {
-		st.started = c->boot;
+	/* the first word counts: a captured "started" sent again does not
+	 * hold the boot longer; a boot past the one handed out (an id of an
+	 * earlier schedule, state lost) says nothing of this one */
+	if (c->boot <= st.served && (!c->clen ? c->boot > st.started : c->boot > st.ended)) {
+		if (!c->clen) {
+			st.started = c->boot;
+			st.started_at = (long long)time(NULL);
+		} else {
+			st.ended = c->boot;
+		}
 		if (state_write(mac, &st) < 0) {
 			reply_text(c->fd, 500, "the boot server cannot write its state\n");
 			return;
 		}
-		tlog(mac, "boot %ld said it started", c->boot);
+		if (!c->clen)
+			tlog(mac, "boot %ld said it started", c->boot);
 	}
 	if (!c->clen)
 		reply_text(c->fd, 200, "started\n");
 	else
-		receive(c->fd, mac, c->boot, body, c->clen);
+		receive(c->fd, c->peer, mac, c->boot, body, c->clen);
 }
 
 /* An upload is checked when its header is in, before a byte of its body is
- * kept: a stranger (no boot id this server gave the target, no signature)
- * costs no memory and holds its slot no longer than its header took; the
- * signature itself is checked when the body is in (signed_upload). 0 go
- * on, -1 answered. */
+ * kept: one without a boot id this server gave the target and a signature's
+ * shape costs no memory and holds its slot no longer than its header took.
+ * Boot ids are public, so a stranger can make the server hold a body until
+ * its signature is checked (signed_upload): within the per-address limits
+ * (MAX_BUFFERED_PER_ADDR). 0 go on, -1 answered. */
 static int upload_allowed(struct conn *c, const char *target)
 {
 	const char *token, *slash;
@@ -1572,14 +1609,14 @@ static int upload_allowed(struct conn *c, const char *target)
 	for (size_t i = 0; i < n; i++)
 		free(sched[i]);
 	if (!n) {
-		refused(c->peer, mac, 2, "sent records, but is not a target of this server: refused");
+		refused(c->peer, mac, RK_NOT_TARGET, "sent records, but is not a target of this server: refused");
 		reply_text(c->fd, 404, "not a target of this server\n");
 		return -1;
 	}
 	slash = strchr(token, '/');
 	if (!slash || (size_t)(slash - token) != UPLOAD_TOKEN_LEN || strlen(slash + 1) != UPLOAD_SIG_HEX ||
 	    strspn(slash + 1, "0123456789abcdef") != UPLOAD_SIG_HEX) {
-		refused(c->peer, mac, 3, "an upload without a boot id and signature (/results/MAC/BOOT/HMAC): refused");
+		refused(c->peer, mac, RK_UNSIGNED, "an upload without a boot id and signature (/results/MAC/BOOT/HMAC): refused");
 		reply_text(c->fd, 403, "unsigned: upload to /results/MAC/BOOT/HMAC (the boot's URL and the "
 				       "signature of the body with the target's key)\n");
 		return -1;
@@ -1587,12 +1624,12 @@ static int upload_allowed(struct conn *c, const char *target)
 	snprintf(c->boot_id, sizeof c->boot_id, "%.*s", (int)UPLOAD_TOKEN_LEN, token);
 	snprintf(c->sig, sizeof c->sig, "%s", slash + 1);
 	if (target_key(mac, key) < 0) {
-		refused(c->peer, mac, 5, "an upload, but targets/MAC/key is missing or not a key: refused");
+		refused(c->peer, mac, RK_NO_KEY, "an upload, but targets/MAC/key is missing or not a key: refused");
 		reply_text(c->fd, 403, "the boot server holds no upload key for this target\n");
 		return -1;
 	}
 	if (!(c->boot = token_boot(mac, c->boot_id))) {
-		refused(c->peer, mac, 4, "an upload for a boot id this server never gave the target: refused");
+		refused(c->peer, mac, RK_UNKNOWN_BOOT, "an upload for a boot id this server never gave the target: refused");
 		reply_text(c->fd, 403, "unknown boot: upload to the URL of the boot's command line\n");
 		return -1;
 	}

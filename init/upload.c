@@ -12,8 +12,16 @@
  * record back, so they too get an event and the mark moves past them; the
  * records stay on the partition. A 413 saying "quota exceeded:" (the byte
  * quota: "stored":false), and a 200 saying some were "over the quota (not
- * stored)" (the per-boot quota: "not_stored":N). Without a results
- * partition the records of this boot (kept in memory) are sent once.
+ * stored)" (the per-boot quota: "not_stored":N). Records that reached
+ * only the console (the partition filled up) go once, as they are.
+ *
+ * Every POST is signed with the upload key of the results partition's
+ * header (lib/uploadauth.h): the boot server stores nothing it cannot
+ * check. Without a key (a partition made without mkresults --key) or
+ * without a partition, nothing is sent, and the console says why. Before
+ * the plan runs, a signed empty POST tells the server this boot started
+ * (upload_started): with that, or the records, the target's schedule
+ * moves on, and a stranger's GET /boot cannot move it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -180,6 +188,17 @@ static char *signed_url(const char *body, size_t len)
 	return out.s;
 }
 
+/* The boot server refused a signature: say the likely cause, a key on
+ * this disk that is not the server's (a stranger cannot make the
+ * appliance's own signature fail). */
+static void key_hint(int status, const char *resp)
+{
+	if (status == 403 && resp && !strncmp(resp, UPLOAD_BAD_SIGNATURE, strlen(UPLOAD_BAD_SIGNATURE)))
+		warning("upload: the results partition's key is not the one the boot server holds for this "
+			"target (ROOT/targets/MAC/key): give this disk that key with bootbench mkresults "
+			"--set-key FILE");
+}
+
 /* Why nothing can be sent, or NULL. */
 static const char *unsendable(void)
 {
@@ -222,6 +241,7 @@ void upload_started(void)
 		info("upload: the boot server knows this boot started");
 	else
 		warning("upload: the boot server was not told this boot started: %s", shown);
+	key_hint(status, resp.s);
 	free(shown);
 	free(url);
 	sb_free(&resp);
@@ -298,9 +318,11 @@ static void send_batch(struct pending *p)
 		{
 			/* httpc's messages name the URL: not its token */
 			char *shown = redact_token(err, A.conf.upload);
-			if (answer == UPLOAD_REFUSED)
+			if (answer == UPLOAD_REFUSED) {
 				warning("upload: refused (%s): sending the same again cannot help, not tried again "
 					"this boot", shown);
+				key_hint(status, resp.s);
+			}
 			else
 				warning("upload: try %d of %d failed: %s", try, UPLOAD_TRIES, shown);
 			free(shown);
@@ -388,36 +410,32 @@ void upload_results(const struct sbuf *this_boot)
 {
 	struct pending p = {0};
 	char path[80];
-
 	const char *why;
+
 	if (!A.conf.upload)
 		return;
 	if ((why = unsendable())) {
-		warning("upload: not sent: %s; the records stay on the results partition", why);
+		/* a partition is there unless that is the reason */
+		warning("upload: not sent: %s; the records stay %s", why,
+			A.results_dev[0] ? "on the results partition" : "on the console only");
 		return;
 	}
 	info("upload: sending the records the server has not acknowledged to %s", A.upload_shown);
 	/* The partition, even when it filled up during this boot (stored is
 	 * then 0, but its older records still wait for the server). */
-	snprintf(path, sizeof path, "/dev/%s", A.results_dev);
-	if (A.results_dev[0] && source_read(path, find_mark, &p, 1, NULL) != 0)
+	snprintf(path, sizeof path, "/dev/%s", A.results_dev);	/* unsendable: there is one */
+	if (source_read(path, find_mark, &p, 1, NULL) != 0)
 		warning("upload: unable to read the records back from %s", path);
-	if (A.results_dev[0] && p.top <= p.mark && !(this_boot && this_boot->len && !A.rec.stored)) {
+	if (p.top <= p.mark && !(this_boot && this_boot->len && !A.rec.stored)) {
 		info("upload: nothing new to send");
-		return;
-	}
-	if (!A.results_dev[0] && !(this_boot && this_boot->len)) {
-		info("upload: nothing to send");
 		return;
 	}
 	if (net_up() < 0) {
 		warning("upload: not sent; the records stay on the results partition and go with the next boot's upload");
 		return;
 	}
-	if (A.results_dev[0]) {
-		source_read(path, add_line, &p, 1, NULL);
-		send_batch(&p);
-	}
+	source_read(path, add_line, &p, 1, NULL);
+	send_batch(&p);
 	/* Records that only reached the console (no partition, or it filled
 	 * up): this boot's, sent as they are (the server drops duplicates). */
 	if (!A.rec.stored && this_boot && this_boot->len && !p.failed) {

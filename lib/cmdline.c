@@ -101,7 +101,7 @@ static const struct keydef keys[] = {
 	{ "entry", K_ENUM, "pvh|bzimage", OFF(entry), "how QEMU entered the kernel: pvh (its ELF image: no decompressor, no KASLR) or bzimage (scripts/boot-qemu sets it)" },
 	{ "disk_read_bps", K_BYTES, NULL, OFF(disk_read_bps), "bytes a second QEMU lets the attached (--disk) images be read at, 0: no cap (scripts/boot-qemu --disk-read-bps sets it)" },
 	{ "nonce", K_NAME, NULL, OFF(nonce), "host-given value mixed into the boot id (deterministic guests repeat their random numbers)" },
-	{ "upload", K_URL, NULL, OFF(upload), "http://A.B.C.D:PORT/path to send the records not yet sent to, at the end of the boot" },
+	{ "upload", K_URL, NULL, OFF(upload), "a boot server's http://A.B.C.D:PORT/results/MAC/BOOT (bootbench pxe writes it): the records not yet sent go there at the end of the boot, signed with the results disk's key" },
 	{ "ip", K_IPV4, NULL, OFF(ip), "this machine's IPv4 address for the upload (iPXE: ${netX/ip})" },
 	{ "netmask", K_IPV4, NULL, OFF(netmask), "its netmask (iPXE: ${netX/netmask})" },
 	{ "mac", K_MAC, NULL, OFF(mac), "MAC address of the interface to upload through (iPXE: ${netX/mac})" },

@@ -63,15 +63,16 @@ void bbconf_free(struct bbconf *conf);
 char *mac_normal(const char *in, char out[18]);
 /* "plan, disks, ..." for messages and --help. */
 const char *bbconf_keys(void);
-/* A boot server's per-boot upload token: 16 random bytes in lowercase hex,
- * the last path segment of /results/MAC/TOKEN (cmd/pxe.c). */
+/* A boot server's boot id: 16 random bytes in lowercase hex, the last
+ * path segment of /results/MAC/BOOT (cmd/pxe.c). Public: uploads are
+ * signed with the results disk's key (lib/uploadauth.h). */
 #define UPLOAD_TOKEN_LEN 32
-/* s (NULL: "") with every occurrence of the upload URL's token, its last
- * path segment when that is UPLOAD_TOKEN_LEN lowercase hex digits (a boot
- * server's per-boot secret, /results/MAC/TOKEN), replaced by "TOKEN": the records, the console
- * and LAVA logs outlive the boot, and the token would let whoever reads
- * them upload as this target. upload NULL or without such a segment: a
- * plain copy. Returns malloc'd memory. */
+/* s (NULL: "") with every occurrence of the upload URL's boot id, its last
+ * path segment when that is UPLOAD_TOKEN_LEN lowercase hex digits,
+ * replaced by "TOKEN". It once was the upload's secret; it no longer is,
+ * but records of one boot's runs then read alike whatever the boot, and a
+ * record shows nothing a server handed out. upload NULL or without such a
+ * segment: a plain copy. Returns malloc'd memory. */
 char *redact_token(const char *s, const char *upload);
 
 #endif

@@ -30,6 +30,9 @@
  * ", N" UPLOAD_NOT_STORED (records over the per-boot quota). */
 #define UPLOAD_QUOTA_REFUSAL "quota exceeded:"
 #define UPLOAD_NOT_STORED " over the quota (not stored)"
+/* The start of the boot server's 403 to an upload whose signature is not
+ * the target's key's: the appliance then names the likely cause. */
+#define UPLOAD_BAD_SIGNATURE "bad signature:"
 #define RESULTS_DEFAULT_SIZE (64ULL * 1024 * 1024)
 #define RESULTS_MAX_IMAGE (16ULL << 40)	/* mkresults IMAGE --size: 16T (ext4's file limit) */
 

@@ -25,7 +25,7 @@ void sha256_hex(const void *p, size_t n, char hex[65]);
 void hexify(const unsigned char *in, size_t n, char *out);
 
 /* HMAC-SHA-256 (RFC 2104), streamed: what signs the appliance's uploads
- * (lib/httpc.h, upload_sign). Keys longer than a block are hashed first. */
+ * (lib/uploadauth.h, upload_sign). Keys longer than a block are hashed first. */
 struct hmac_sha256 {
 	struct sha256 in;
 	unsigned char okey[64];

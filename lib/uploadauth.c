@@ -2,7 +2,12 @@
  * uploadauth.c - upload signatures and key files (uploadauth.h).
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "uploadauth.h"
@@ -61,17 +66,43 @@ int upload_sig_ok(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, cons
 
 int upload_key_parse(const char *text, size_t len, unsigned char key[UPLOAD_KEY_LEN])
 {
-	if (len < UPLOAD_SIG_HEX || unhex(text, key, UPLOAD_KEY_LEN) < 0)
-		return -1;
-	for (size_t i = UPLOAD_SIG_HEX; i < len; i++)
+	static const unsigned char zero[UPLOAD_KEY_LEN];
+	if (len < UPLOAD_KEY_HEX || unhex(text, key, UPLOAD_KEY_LEN) < 0 || !memcmp(key, zero, sizeof zero))
+		return -1;	/* all zeros: a placeholder, not a key */
+	for (size_t i = UPLOAD_KEY_HEX; i < len; i++)
 		if (!isspace((unsigned char)text[i]))
 			return -1;
 	return 0;
 }
 
-void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_SIG_HEX + 2])
+int upload_key_load(const char *path, unsigned char key[UPLOAD_KEY_LEN], char *err, size_t errlen)
+{
+	char text[4096];
+	struct stat st;
+	ssize_t n;
+	/* O_NONBLOCK: a FIFO put there does not hang the caller */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(err, errlen, "unable to read the key file %s: %s", path, strerror(errno));
+		return errno == ENOENT ? 0 : -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "the key file %s is not a regular file", path);
+		return -1;
+	}
+	n = read(fd, text, sizeof text);	/* a key file is 65 bytes: 4 KiB is no key */
+	close(fd);
+	if (n < 0 || n == (ssize_t)sizeof text || upload_key_parse(text, (size_t)n, key) < 0) {
+		snprintf(err, errlen, "%s is not an upload key (64 hex digits)", path);
+		return -1;
+	}
+	return 1;
+}
+
+void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_KEY_HEX + 2])
 {
 	hexify(key, UPLOAD_KEY_LEN, text);
-	text[UPLOAD_SIG_HEX] = '\n';
-	text[UPLOAD_SIG_HEX + 1] = 0;
+	text[UPLOAD_KEY_HEX] = '\n';
+	text[UPLOAD_KEY_HEX + 1] = 0;
 }

@@ -20,18 +20,22 @@
 #include <stddef.h>
 
 #define UPLOAD_KEY_LEN 32
-#define UPLOAD_SIG_HEX 64
+#define UPLOAD_KEY_HEX 64	/* a key file: this many hex digits */
+#define UPLOAD_SIG_HEX 64	/* a signature, in the URL: this many lowercase hex digits */
 
 /* The signature of one upload, as 64 lowercase hex digits (and a NUL). */
 void upload_sign(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
 		 size_t len, char hex[UPLOAD_SIG_HEX + 1]);
-/* hex (64 digits, any case) is that signature: compared in constant time. */
+/* hex (64 hex digits) is that signature: compared in constant time. */
 int upload_sig_ok(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
 		  size_t len, const char *hex);
-/* A key file's text: 64 hex digits, then optional white space. 0, or -1
- * (anything else: the file is not a key). */
+/* A key file's text: 64 hex digits (any case), then optional white space.
+ * 0, or -1 (anything else, or all zeros: the file is not a key). */
 int upload_key_parse(const char *text, size_t len, unsigned char key[UPLOAD_KEY_LEN]);
+/* Read a key file (its first 4 KiB at most): 1 read, 0 it does not exist,
+ * -1 unreadable or not a key (err says which). */
+int upload_key_load(const char *path, unsigned char key[UPLOAD_KEY_LEN], char *err, size_t errlen);
 /* The text of a key file: 64 lowercase hex digits and a newline. */
-void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_SIG_HEX + 2]);
+void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_KEY_HEX + 2]);
 
 #endif

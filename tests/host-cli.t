@@ -4,7 +4,7 @@
 # kernel noise and damaged lines.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 36
+plan 43
 
 for c in collect mkresults init; do
 	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
@@ -34,6 +34,25 @@ is "$(jq -r .data.status "$T/rec")" ok "run accepts a workload size of 64KiB, as
 is "$(jq -r .data.status "$T/rec")" failed "... and refuses 64KB, as plans do"
 "$BB" mkresults --device /dev/null 2>"$T/err"; is "$?" 100 "--device without --yes-destroy is refused"
 ok "... saying what would happen" grep -q 'destroys everything on /dev/null: add --yes-destroy' "$T/err"
+# upload keys (issue 36): made once, mode 0600, reused, never a surprise
+"$BB" mkresults "$T/k1.img" --size 4M --key "$T/k" 2>/dev/null
+is "$? $(stat -c %a "$T/k") $(grep -Ecx '[0-9a-f]{64}' "$T/k")" "0 600 1" "mkresults --key makes a new key file: mode 0600, 64 hex digits"
+"$BB" mkresults "$T/k2.img" --size 4M --key "$T/k" 2>"$T/err"
+ok "... and reuses an existing one" sh -c "grep -q 'upload key from $T/k' '$T/err' && [ \$(grep -c . '$T/k') = 1 ]"
+! "$BB" collect "$T/k1.img" 2>&1 | grep -qf "$T/k"
+ok "collect of the image does not print the key" test $? = 0
+"$BB" mkresults "$T/k1.img" --key "$T/new" 2>/dev/null
+is "$? $(test -e "$T/new" && echo made)" "100 " "an image refused (it exists) leaves no new key file behind"
+"$BB" mkresults "$T/k1.img" --set-key "$T/typo" 2>"$T/err"
+is "$? $(test -e "$T/typo" && echo made)" "100 " "--set-key with a file that does not exist is refused, no key made"
+"$BB" mkresults "$T/k1.img" --set-key "$T/k" --plan /dev/null 2>/dev/null
+is "$?" 100 "--set-key with --plan is refused (it changes only the key)"
+openssl rand -hex 32 >"$T/k3" 2>/dev/null || od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$T/k3"
+"$BB" mkresults "$T/k1.img" --set-key "$T/k3" 2>/dev/null
+is "$?" 0 "--set-key replaces the key of an existing results partition"
+printf '%064d\n' 0 >"$T/zero"
+"$BB" mkresults "$T/k4.img" --size 4M --key "$T/zero" 2>"$T/err"
+is "$? $(test -e "$T/k4.img" && echo left)" "100 " "an all-zero key is refused, the image removed"
 
 "$BB" collect "$img" >"$T/out" 2>/dev/null; is "$?" 0 "collect on an empty results image: exit 0"
 is "$(wc -c < "$T/out")" 0 "... and prints no records"
