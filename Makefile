@@ -38,7 +38,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%.t,$(UNIT_SRC))
 # (build-userland failing in a layer after the userland was packed)
 .DELETE_ON_ERROR:
 
-.PHONY: demo bench bench-sensitivity all deps kernel kernels check check-unit check-host check-boot check-faults clean userland packages layer layers
+.PHONY: demo bench bench-sensitivity all deps kernel kernels source-kernels check-setup check check-unit check-host check-boot check-faults clean userland packages layer layers
 all: $(B)/bootbench $(B)/userland.cpio.gz
 
 deps:
@@ -101,7 +101,7 @@ $(B)/bootbench.static: $(MUSL_OBJ) $(SQLITE_MUSL_A) $(BLKID_MUSL_A)
 # beside the compile of bootbench itself under make -j: nothing of theirs
 # waits for our objects. Layers are not part of it (below).
 packages:
-	rootfs/build-userland --packages
+	rootfs/build-userland --packages $(if $(filter 1,$(WITH_LAYERS)),--layers)
 
 $(B)/userland.cpio.gz: $(B)/bootbench.static $(shell find rootfs -type f) | packages
 	rootfs/build-userland $(B) $(B)/bootbench.static $(wildcard rootfs/overlay)
@@ -186,14 +186,26 @@ bench-sensitivity: all
 check-faults: all
 	CUTS=20 $(PROVE) $(PROVE_FLAGS) tests/faults-*.t
 
+# What the tests use, set up at once: bootbench, the userland's packages
+# with the layers' (WITH_LAYERS), Debian's kernels (downloads) and the
+# kernels the tests build from source. On a cold cache each of these is
+# minutes of mostly serial work (a configure, a download, an unpack); side
+# by side they keep the cores busy, where one after another they left them
+# half idle. Then the layers are packed (seconds).
+SOURCE_KERNELS := linux-6.12-ci
+check-setup:
+	$(MAKE) -j$$(( $(JOBS) * 4 )) source-kernels kernels all WITH_LAYERS=1
+	$(MAKE) layers
+
+source-kernels:
+	@for k in $(SOURCE_KERNELS); do scripts/fetch-kernel $$k || exit 1; done
+
 # The README's test command: sets itself up, then every test through prove:
 # JOBS files at once (the longest first, so the run ends together), then
 # the few that must run alone, one after another.
 TESTS_ALL := $(wildcard tests/*.t)
 check: deps
-	$(MAKE) -j$(JOBS) all
-	$(MAKE) kernels
-	$(MAKE) layers
+	$(MAKE) check-setup
 	$(MAKE) -j$(JOBS) $(UNIT_BIN)
 	@rc=0; \
 	$(PROVE) -j$(JOBS) $(PROVE_FLAGS) $(call slow_first,$(call together,$(TESTS_ALL))) $(UNIT_BIN) || rc=1; \
