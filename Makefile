@@ -215,12 +215,15 @@ check: deps
 clean:
 	rm -rf $(B)/host $(B)/musl $(B)/tests $(B)/bootbench $(B)/bootbench.static
 
-# ---- fuzzing: make fuzz [FUZZ_SECONDS=60] [FUZZ_FLAGS=...] ----
-# Five readers of hostile bytes under libFuzzer with ASan and UBSan, each for
-# FUZZ_SECONDS: records (results header, rs_scan, json_parse/json_dump,
-# rec_line), plan (plan_parse, plan_expand), gpt (gpt_parse), httphead
-# (the boot server's request head) and nfs3 (RPC replies, NFSv3 and MOUNT
-# results, record marking, the portmapper's calls). lib/ is compiled again into
+# ---- fuzzing: make fuzz [FUZZ_SECONDS=60] [FUZZ_RUNS=N] [FUZZ_TARGETS=...] [FUZZ_FLAGS=...] ----
+# Seven readers of hostile bytes under libFuzzer with ASan and UBSan, each for
+# FUZZ_SECONDS (or FUZZ_RUNS executions, whichever ends first): records
+# (results header, rs_scan, json_parse/json_dump, rec_line), recstore (the
+# boot server's record store: an upload against a records.jsonl), plan
+# (plan_parse, plan_expand), gpt (gpt_parse), httphead (the boot server's
+# request head), nfs3 (RPC replies, NFSv3 and MOUNT results, record
+# marking, the portmapper's calls) and rpcconn (nfsmix's RPC transport:
+# calls answered by a hostile server over a socketpair). lib/ is compiled again into
 # build/fuzz/obj: the host objects carry no coverage instrumentation. Seeds
 # are generated (tests/fuzz/mkseeds.c, the tree's plans, a mkresults image,
 # two request heads), never committed; each corpus grows in build/fuzz/
@@ -240,7 +243,7 @@ $(FUZZ_OUT)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(INC) -c -o $@ $<
 
-FUZZ_TARGETS := records plan gpt httphead nfs3
+FUZZ_TARGETS ?= records recstore plan gpt httphead nfs3 rpcconn
 
 $(FUZZ_OUT)/%: tests/fuzz/%.c $(FUZZ_OBJ) $(BLKID_HOST_A)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(INC) -o $@ $< $(FUZZ_OBJ) $(HOST_LIBS)
@@ -269,6 +272,12 @@ fuzz: fuzz-build
 		httphead) corpus=$(FUZZ_OUT)/corpus-httphead; \
 			printf 'POST /results/52-54-00-aa-bb-cc/00ff HTTP/1.0\r\nContent-Length: 12\r\n\r\n' >$$corpus/seed-post; \
 			printf 'GET /boot/52:54:00:aa:bb:cc HTTP/1.1\r\nHost: x\r\n\r\n' >$$corpus/seed-get ;; \
+		recstore) corpus=$(FUZZ_OUT)/corpus-recstore; \
+			printf '\010{"seq":1,"boot_id":"ab","type":"run","data":{}}\n{"seq":2,"boot_id":"ab","type":"x","data":1}\n' >$$corpus/seed-two; \
+			printf '\230{"seq":1,"boot_id":"ab","type":"run","data":{}}\n{"type":"t","boot_id":"c\\u0041","data":[]}\r\n\n{"seq":3,"boot_id":"d","type":"run","data":{}}' >$$corpus/seed-torn ;; \
+		rpcconn) corpus=$(FUZZ_OUT)/corpus-rpcconn; \
+			printf '\004\200\0\0\030\100\0\0\001\0\0\0\001\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >$$corpus/seed-tcp; \
+			printf '\005\0\030\100\0\0\001\0\0\0\001\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >$$corpus/seed-udp ;; \
 		nfs3) corpus=$(FUZZ_OUT)/corpus-nfs3; \
 			printf '\001\0\0\0\007\0\0\0\001\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >$$corpus/seed-reply; \
 			printf '\200\0\0\030\0\0\0\001\0\0\0\0\0\0\0\002\0\001\206\240\0\0\0\002\0\0\0\0' >$$corpus/seed-call ;; \
@@ -277,6 +286,7 @@ fuzz: fuzz-build
 		touch $(FUZZ_OUT)/.run; r=0; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s, log in $(FUZZ_OUT)/$$t.log"; \
 		UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_OUT)/$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS)) \
 			$$dict -artifact_prefix=$(FUZZ_OUT)/$$t- -print_final_stats=1 \
 			$(FUZZ_FLAGS) $$corpus >$(FUZZ_OUT)/$$t.log 2>&1 || r=$$?; \
 		grep -E '^stat::number_of_executed_units' $(FUZZ_OUT)/$$t.log | sed "s/^/fuzz: $$t: /"; \

@@ -124,6 +124,7 @@ const char pxe_usage[] =
 #include "json.h"
 #include "spawn.h"
 #include "recsource.h"
+#include "recstore.h"
 #include "strmap.h"
 #include "sbuf.h"
 #include "units.h"
@@ -961,174 +962,31 @@ out:
 		free(names[i]);
 }
 
-/* The secret of this server run in the keys of the in-memory maps (line
- * keys, boot keys): lines or ids chosen to collide in a map cannot make it
+/* The secret of this server run in the keys of the record stores' maps
+ * (lib/recstore.c): lines or ids chosen to collide in a map cannot make it
  * quadratic. Keys are never stored on disk, so they may change per run. */
 static unsigned char boot_salt[16];
 
-/* The 64-bit key of a canonical line (the first 8 bytes of a salted
- * sha256; 0, which a u64set cannot hold, becomes 1). */
-static unsigned long long line_key(const char *s, size_t len)
-{
-	unsigned char d[32];
-	unsigned long long k = 0;
-	struct sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, boot_salt, sizeof boot_salt);
-	sha256_update(&h, s, len);
-	sha256_final(&h, d);
-	for (int i = 0; i < 8; i++)
-		k = k << 8 | d[i];
-	return k ? k : 1;
-}
-
-/* Parses and re-dumps a line: the canonical text (the uploader's key order
- * kept, so an appliance's line is stored byte for byte), or NULL if it is
- * not a record. */
-static char *canonical(const char *line, size_t len, char *err, size_t errlen)
-{
-	struct jv *v = json_parse(line, len, err, errlen);
-	struct sbuf sb = {0};
-	if (!v)
-		return NULL;
-	if (v->t != J_OBJ || !json_get_str(v, "type") || !json_get(v, "data") || !json_get_str(v, "boot_id")) {
-		snprintf(err, errlen, "not a bootbench record");
-		json_free(v);
-		return NULL;
-	}
-	json_dump(&sb, v);
-	json_free(v);
-	return sb_steal(&sb);
-}
-
-/* ---- the record store ------------------------------------------------
+/* ---- the record stores -----------------------------------------------
  *
- * targets/MAC/records.jsonl is append-only: never read whole, never cut
- * shorter than it was before an append. The keys of its lines (the first 8
- * bytes of a sha256 of the canonical text) are read once per server run,
- * streaming, and kept: an upload costs O(its records), not O(the file). A
- * failed append is cut back to the size the file had before it, which
- * removes only what this upload added. Each target has a byte quota (an
- * upload past it is refused whole, 413) and a quota of records per boot
- * (records past it are not stored, the rest of the upload is: 200, with
- * the count). */
-
-/* Boots counted per target: years of boots. Past it, records of a boot
- * new to the target are stored uncounted (the byte quota still holds) and
- * that is logged: a key holder who sends a fresh boot_id on every record
- * can neither make the server keep more nor lock real boots out. */
-#define MAX_BOOT_IDS 65536
-
-
-static unsigned long long boot_key(const char *id)
-{
-	unsigned char d[32];
-	unsigned long long k = 0;
-	struct sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, boot_salt, sizeof boot_salt);
-	sha256_update(&h, id, strlen(id));
-	sha256_final(&h, d);
-	for (int i = 0; i < 8; i++)
-		k = k << 8 | d[i];
-	return k ? k : 1;
-}
-
-/* The boot of a record line: boot_key of its boot_id ("" when it has
- * none), and the id's first 64 bytes, printable, into shown (for logs).
- * The appliance writes "{"seq":N,"boot_id":"HEX",..." and the server keeps
- * the uploader's key order, so a line of that shape is read by its text;
- * any other (keys in another order, escapes in the value) is parsed, so a
- * "boot_id" inside "data" is never taken for the record's. One function at
- * indexing and at upload: a record counts against the same boot either way. */
-static unsigned long long boot_of(const char *line, size_t len, char shown[65])
-{
-	const char *p = line, *e = line + len, *v = NULL, *q = NULL;
-	struct jv *doc = NULL;
-	unsigned long long k;
-	size_t n;
-	char *id;
-	if (len > 7 && !memcmp(p, "{\"seq\":", 7)) {
-		p += 7;
-		if (e - p >= 4 && !memcmp(p, "null", 4))
-			p += 4;
-		else
-			while (p < e && *p >= '0' && *p <= '9')
-				p++;
-		if (e - p > 12 && !memcmp(p, ",\"boot_id\":\"", 12)) {
-			v = p + 12;
-			for (q = v; q < e && *q != '"' && *q != '\\'; q++)
-				;
-			if (q == e || *q != '"')
-				v = NULL;
-		}
-	}
-	if (!v) {
-		doc = json_parse(line, len, NULL, 0);
-		v = doc ? json_get_str(doc, "boot_id") : NULL;
-		q = v ? v + strlen(v) : NULL;
-	}
-	if (!v)
-		v = q = "";
-	n = (size_t)(q - v);
-	id = xmalloc(n + 1);
-	memcpy(id, v, n);
-	id[n] = 0;
-	k = boot_key(id);
-	snprintf(shown, 65, "%s", id);
-	for (char *c = shown; *c; c++)
-		if (*c < 0x21 || *c > 0x7e)
-			*c = '?';
-	free(id);
-	json_free(doc);
-	return k;
-}
-
+ * targets/MAC/records.jsonl, one lib/recstore per target, opened (indexed)
+ * the first time this server run needs it. Each target has a byte quota
+ * (an upload past it is refused whole, 413) and a quota of records per
+ * boot (records past it are not stored, the rest of the upload is: 200,
+ * with the count). */
 struct store {
 	char mac[18];
-	struct u64set seen;		/* line_key of every line */
-	unsigned long long lines;	/* records in the file */
-	unsigned long long toolong;	/* of them, lines longer than MAX_LINE */
-	struct u64map boots;		/* records stored per boot (boot_key) */
-	unsigned long long uncounted;	/* records of boots past MAX_BOOT_IDS */
+	struct recstore rs;
 };
 
 static struct store *stores;
 static size_t nstores;
-static unsigned long long quota = 1ull << 30;	/* --quota: bytes of records.jsonl per target */
-/* --max-records: records one boot may store. A plan has at most
- * PLAN_MAX_RUNS runs; a boot's records are those plus a few of its own. */
-static unsigned long long max_per_boot = 1000000;
-/* Calls fn for each line of the file at p (lines_read: over-long lines
- * come with line NULL). A missing file has no lines. */
-static int each_line(const char *p, text_line_fn fn, void *ctx)
-{
-	int fd = open(p, O_RDONLY | O_CLOEXEC), r, e;
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	r = lines_read(fd, MAX_LINE, fn, ctx);
-	e = errno;
-	close(fd);
-	errno = e;
-	return r;
-}
-
-static void index_line(void *ctx, char *line, size_t len, unsigned long lineno)
-{
-	struct store *st = ctx;
-	char id[65];
-	unsigned long long *c;
-	st->lines++;
-	if (!line) {
-		st->toolong++;
-		return;
-	}
-	u64set_add(&st->seen, line_key(line, len));
-	if ((c = u64map_get(&st->boots, boot_of(line, len, id), st->boots.n < MAX_BOOT_IDS)))
-		++*c;
-	else
-		st->uncounted++;
-}
+static struct recstore_limits limits = {
+	.quota = 1ull << 30,	/* --quota: bytes of records.jsonl per target */
+	/* --max-records: records one boot may store. A plan has at most
+	 * PLAN_MAX_RUNS runs; a boot's records are those plus a few of its own. */
+	.per_boot = 1000000,
+};
 
 static void count_line(void *ctx, char *line, size_t len, unsigned long lineno)
 {
@@ -1147,178 +1005,91 @@ static struct store *store_of(const char *mac)
 	memset(st, 0, sizeof *st);
 	snprintf(st->mac, sizeof st->mac, "%s", mac);
 	p = tpath(mac, "records.jsonl");
-	if (each_line(p, index_line, st) < 0) {
+	if (recstore_open(&st->rs, p, boot_salt) < 0) {
 		tlog(mac, "unable to store records: unable to read %s: %s", p, strerror(errno));
 		free(p);
-		u64set_free(&st->seen);
-		u64map_free(&st->boots);
 		return NULL;
 	}
 	free(p);
-	if (st->toolong)
+	if (st->rs.toolong)
 		/* stored before the per-line cap, or written there by hand: kept
 		 * as they are, said once per server run */
 		tlog(mac, "records.jsonl has %llu line%s longer than %d bytes, more than any record: kept, "
-		     "not indexed (an upload of the same record would be stored again)", st->toolong,
-		     st->toolong == 1 ? "" : "s", MAX_LINE);
+		     "not indexed (an upload of the same record would be stored again)", st->rs.toolong,
+		     st->rs.toolong == 1 ? "" : "s", MAX_LINE);
 	nstores++;
 	return st;
+}
+
+struct damaged_log {
+	const char *mac;
+	size_t n;
+};
+
+/* the first LOG_DAMAGED damaged lines of an upload are logged, one by one */
+static void log_damaged(void *ctx, size_t lineno, const char *why)
+{
+	struct damaged_log *d = ctx;
+	if (++d->n <= LOG_DAMAGED)
+		tlog(d->mac, "upload line %zu: %s: skipped", lineno, why);
 }
 
 /* An upload of boot `boot` of target mac, its signature already checked
  * (upload_allowed, when its header came in). */
 static void receive(int fd, in_addr_t peer, const char *mac, long boot, const char *body, size_t len)
 {
-	char *p = tpath(mac, "records.jsonl");
 	struct store *store;
-	struct u64set mine = {0};	/* keys of this upload, until they are stored */
-	struct u64map up = {0};		/* this upload's new records per boot (boot_key) */
-	struct sbuf add = {0}, msg = {0};
-	size_t fresh = 0, dup = 0, bad = 0, over = 0, uncounted = 0, newids = 0, lineno = 0;
-	char over_id[65] = "";
-	const char *s, *end;
-	struct stat sb;
-	int wfd = -1;
+	struct recstore_upload u;
+	struct damaged_log dl = { mac, 0 };
+	struct sbuf msg = {0};
+	struct state st;
 
 	if (!(store = store_of(mac))) {
 		reply_text(fd, 500, "unable to store the records\n");
-		free(p);
 		return;
 	}
-	for (s = body, end = body + len; s < end;) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		char err[160], *c = NULL;
-		lineno++;
-		if (l && !(l == 1 && *s == '\r')) {
-			if (l > MAX_LINE)
-				snprintf(err, sizeof err, "%zu bytes, longer than any record", l);
-			else
-				c = canonical(s, l, err, sizeof err);
-			if (!c) {
-				if (++bad <= LOG_DAMAGED)
-					tlog(mac, "upload line %zu: %s: skipped", lineno, err);
-			} else {
-				unsigned long long k = line_key(c, strlen(c)), *have, *mine_n, bk;
-				char id[65];
-				int counted;
-				bk = boot_of(c, strlen(c), id);
-				have = u64map_get(&store->boots, bk, 0);
-				mine_n = u64map_get(&up, bk, 0);
-				counted = have || mine_n || store->boots.n + newids < MAX_BOOT_IDS;
-				if (u64set_has(&store->seen, k) || u64set_has(&mine, k)) {
-					dup++;
-				} else if (counted && (have ? *have : 0) + (mine_n ? *mine_n : 0) >= max_per_boot) {
-					/* over the quota: not stored, and not marked seen,
-					 * so that it can be sent again once allowed */
-					if (!over++)
-						snprintf(over_id, sizeof over_id, "%s", id);
-				} else {
-					if (counted && !mine_n) {
-						newids += !have;
-						mine_n = u64map_get(&up, bk, 1);
-					}
-					if (counted)
-						++*mine_n;
-					else
-						uncounted++;
-					u64set_add(&mine, k);
-					sb_puts(&add, c);
-					sb_putc(&add, '\n');
-					fresh++;
-				}
-				free(c);
-			}
-		}
-		s += l + 1;
+	switch (recstore_append(&store->rs, &limits, body, len, &u, log_damaged, &dl)) {
+	case RECSTORE_STORED:
+		break;
+	case RECSTORE_QUOTA:
+		tlog(mac, "upload of %zu records (%zu bytes) refused: %s holds %llu bytes, the quota is %llu", u.fresh,
+		     u.add_bytes, store->rs.path, u.file_bytes, limits.quota);
+		reply_text(fd, 413, UPLOAD_QUOTA_REFUSAL " this target's records are at the server's limit\n");
+		return;
+	case RECSTORE_FAILED:
+		tlog(mac, "unable to store %zu records in %s: %s", u.fresh, store->rs.path, strerror(errno));
+		reply_text(fd, 500, "unable to store the records\n");
+		return;
 	}
-	if (over)
+	if (u.over)
 		tlog(mac, "upload: %zu records over the quota not stored (the first of boot %s; at most %llu records a boot, "
-		     "--max-records); they stay on the target's results partition", over, over_id[0] ? over_id : "(none)",
-		     max_per_boot);
-	if (uncounted)
-		tlog(mac, "upload: %zu records of boots past the %d this target counts: stored, not counted per boot",
-		     uncounted, MAX_BOOT_IDS);
-	if (bad > LOG_DAMAGED)
-		tlog(mac, "upload: %zu more damaged lines skipped", bad - LOG_DAMAGED);
-	if (add.len) {
-		unsigned char last = '\n';
-		wfd = open(p, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-		if (wfd < 0 || fstat(wfd, &sb) < 0) {
-			tlog(mac, "unable to open %s: %s", p, strerror(errno));
-			reply_text(fd, 500, "unable to store the records\n");
-			goto out;
-		}
-		if ((unsigned long long)sb.st_size + add.len > quota) {
-			tlog(mac, "upload of %zu records (%zu bytes) refused: %s holds %lld bytes, the quota is %llu",
-			     fresh, add.len, p, (long long)sb.st_size, quota);
-			reply_text(fd, 413, UPLOAD_QUOTA_REFUSAL " this target's records are at the server's limit\n");
-			goto out;
-		}
-		/* A line torn by an earlier crash gets its newline first, so
-		 * the new records do not run into it. */
-		if (sb.st_size > 0) {
-			int rfd = open(p, O_RDONLY | O_CLOEXEC);
-			if (rfd < 0 || pread(rfd, &last, 1, sb.st_size - 1) != 1)
-				last = '\n';
-			if (rfd >= 0)
-				close(rfd);
-		}
-		if (last != '\n') {
-			struct sbuf fixed = {0};
-			sb_putc(&fixed, '\n');
-			sb_add(&fixed, add.s, add.len);
-			sb_free(&add);
-			add = fixed;
-		}
-		if (write_all(wfd, add.s, add.len) < 0 || fsync(wfd) < 0) {
-			int e = errno;
-			/* only what this upload added goes */
-			if (ftruncate(wfd, sb.st_size) == 0)
-				fsync(wfd);
-			tlog(mac, "unable to store %zu records in %s: %s", fresh, p, strerror(e));
-			reply_text(fd, 500, "unable to store the records\n");
-			goto out;
-		}
-		for (size_t i = 0; i < mine.cap; i++)
-			if (mine.k[i])
-				u64set_add(&store->seen, mine.k[i]);
-		for (size_t i = 0; i < up.cap; i++)
-			if (up.k[i])
-				*u64map_get(&store->boots, up.k[i], 1) += up.v[i];
-		store->uncounted += uncounted;
-		store->lines += fresh;
+		     "--max-records); they stay on the target's results partition", u.over,
+		     u.over_id[0] ? u.over_id : "(none)", limits.per_boot);
+	if (u.uncounted)
+		tlog(mac, "upload: %zu records of boots past the %llu this target counts: stored, not counted per boot",
+		     u.uncounted, store->rs.max_boot_ids);
+	if (u.bad > LOG_DAMAGED)
+		tlog(mac, "upload: %zu more damaged lines skipped", u.bad - LOG_DAMAGED);
+	state_read(mac, &st);
+	/* an empty or all-damaged upload does not count as a report; one whose
+	 * records are all over the quota does */
+	if ((u.fresh || u.dup || u.over) && boot > st.reported) {
+		st.reported = boot;
+		state_write(mac, &st);
 	}
-	{
-		struct state st;
-		state_read(mac, &st);
-		/* an empty or all-damaged upload does not count as a report;
-		 * one whose records are all over the quota does */
-		if ((fresh || dup || over) && boot > st.reported) {
-			st.reported = boot;
-			state_write(mac, &st);
-		}
-		sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged", fresh, dup, bad);
-		if (over)
-			sb_printf(&msg, ", %zu" UPLOAD_NOT_STORED, over);
-		sb_putc(&msg, '\n');
-		if (fresh || bad || over) {
-			tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged, %zu over the quota", boot,
-			     fresh, dup, bad, over);
-		} else {
-			char what[120];	/* a replay can come a thousand times a second */
-			snprintf(what, sizeof what, "boot %ld sent records: 0 new, %zu already here", boot, dup);
-			refused(peer, mac, RK_NOTHING_NEW, what);
-		}
-		reply_text(fd, bad && !fresh && !dup && !over ? 400 : 200, msg.s);
+	sb_printf(&msg, "stored %zu new records, %zu already here, %zu damaged", u.fresh, u.dup, u.bad);
+	if (u.over)
+		sb_printf(&msg, ", %zu" UPLOAD_NOT_STORED, u.over);
+	sb_putc(&msg, '\n');
+	if (u.fresh || u.bad || u.over) {
+		tlog(mac, "boot %ld sent records: %zu new, %zu already here, %zu damaged, %zu over the quota", boot,
+		     u.fresh, u.dup, u.bad, u.over);
+	} else {
+		char what[120];	/* a replay can come a thousand times a second */
+		snprintf(what, sizeof what, "boot %ld sent records: 0 new, %zu already here", boot, u.dup);
+		refused(peer, mac, RK_NOTHING_NEW, what);
 	}
-out:
-	if (wfd >= 0)
-		close(wfd);
-	u64set_free(&mine);
-	u64map_free(&up);
-	free(p);
-	sb_free(&add);
+	reply_text(fd, u.bad && !u.fresh && !u.dup && !u.over ? 400 : 200, msg.s);
 	sb_free(&msg);
 }
 
@@ -1346,10 +1117,14 @@ static void status_report(struct sbuf *out)
 		recs = NULL;
 		if (server_pid) {
 			struct store *sto = store_of(e->d_name);
-			nrec = sto ? (size_t)sto->lines : 0;
+			nrec = sto ? (size_t)sto->rs.lines : 0;
 		} else {
+			int rfd;
 			recs = tpath(e->d_name, "records.jsonl");
-			each_line(recs, count_line, &nrec);
+			if ((rfd = open(recs, O_RDONLY | O_CLOEXEC)) >= 0) {
+				lines_read(rfd, MAX_LINE, count_line, &nrec);
+				close(rfd);
+			}
 		}
 		sb_printf(out, "%s: %ld of %zu boots served, %zu records received, last boot %s%s\n", e->d_name,
 			  st.served > (long)n ? (long)n : st.served, n, nrec,
@@ -1845,11 +1620,11 @@ int pxe_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--max-records") && i + 1 < argc) {
 			char *e;
 			errno = 0;
-			max_per_boot = strtoull(argv[++i], &e, 10);
-			if (errno || *e || argv[i][0] < '0' || argv[i][0] > '9' || !max_per_boot)
+			limits.per_boot = strtoull(argv[++i], &e, 10);
+			if (errno || *e || argv[i][0] < '0' || argv[i][0] > '9' || !limits.per_boot)
 				die(EXIT_BADINPUT, "bad --max-records \"%s\" (a count from 1)", argv[i]);
 		} else if (!strcmp(argv[i], "--quota") && i + 1 < argc) {
-			if (parse_size(argv[++i], 1ull << 50, &quota) < 0 || quota < 4096)
+			if (parse_size(argv[++i], 1ull << 50, &limits.quota) < 0 || limits.quota < 4096)
 				die(EXIT_BADINPUT, "bad --quota \"%s\" (a size from 4K: bytes, or K, M, G, T)", argv[i]);
 		} else {
 			die(EXIT_BADINPUT, "unknown argument %s (see bootbench pxe --help)", argv[i]);

@@ -260,13 +260,23 @@ static int one_line(const char *src, char *p, size_t ll, unsigned long lineno, r
 int lines_read(int fd, size_t max, text_line_fn fn, void *ctx)
 {
 	const size_t cap = max + (1u << 20);
-	char *buf = xmalloc(cap + 1);
+	/* the buffer grows to cap only while a line needs it: a file of short
+	 * lines is read through 64 KiB (the boot server indexes one store per
+	 * target, the fuzzer thousands a second) */
+	size_t size = cap < (64u << 10) ? cap : (64u << 10);
+	char *buf = xmalloc(size + 1);
 	size_t have = 0;
 	unsigned long lineno = 0;
 	int skipping = 0;
 	for (;;) {
-		ssize_t n = read(fd, buf + have, cap - have);
-		char *p = buf, *end, *nl;
+		ssize_t n;
+		char *p, *end, *nl;
+		if (have == size) {	/* have <= max < cap: there is room to grow */
+			size = size > cap / 2 ? cap : size * 2;
+			buf = xrealloc(buf, size + 1);
+		}
+		n = read(fd, buf + have, size - have);
+		p = buf;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {

@@ -64,6 +64,7 @@
 #include "httpd.h"
 #include "nfs3.h"
 #include "portmap.h"
+#include "rpcconn.h"
 #include "units.h"
 #include "workload.h"
 #include "xio.h"
@@ -182,188 +183,28 @@ static uint64_t rnd_next(uint64_t *s)
 	return *s;
 }
 
-/* ---- one connection to one RPC program ---- */
-struct conn {
-	int fd, udp;
-	struct rm_reader rm;
-	unsigned char *ubuf;	/* UDP datagram */
-};
-
-static int conn_open(struct conn *k, uint32_t ip, uint16_t port, int udp, char *err, size_t errlen)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = ip };
-	int one = 1;
-	memset(k, 0, sizeof *k);
-	k->udp = udp;
-	k->fd = socket(AF_INET, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
-	if (k->fd < 0 || connect(k->fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
-		char ipt[INET_ADDRSTRLEN];
-		inet_ntop(AF_INET, &sa.sin_addr, ipt, sizeof ipt);
-		snprintf(err, errlen, "unable to connect to %s:%u (%s): %s", ipt, port, udp ? "udp" : "tcp",
-			 strerror(errno));
-		if (k->fd >= 0)
-			close(k->fd);
-		k->fd = -1;
-		return -1;
-	}
-	if (!udp)
-		setsockopt(k->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	fcntl(k->fd, F_SETFL, fcntl(k->fd, F_GETFL) | O_NONBLOCK);
-	rm_init(&k->rm, NM_REPLY_MAX);
-	if (udp)
-		k->ubuf = xmalloc(NM_REPLY_MAX);
-	return 0;
-}
-
-static void conn_close(struct conn *k)
-{
-	if (k->fd >= 0)
-		close(k->fd);
-	rm_free(&k->rm);
-	free(k->ubuf);
-	k->fd = -1;
-	k->ubuf = NULL;
-}
-
-/* one message out, whole: -1 when the connection is broken */
-static int conn_send(struct conn *k, const unsigned char *msg, size_t len)
-{
-	unsigned char hdr[4];
-	size_t done = 0, total = len + 4;
-	if (k->udp)
-		return send(k->fd, msg, len, 0) == (ssize_t)len ? 0 : -1;
-	rm_header(hdr, len);
-	while (done < total) {
-		ssize_t n;
-		struct pollfd p = { k->fd, POLLOUT, 0 };
-		struct iovec v[2];
-		int nv = 0;
-		if (done < 4) {
-			v[nv++] = (struct iovec){ hdr + done, 4 - done };
-			v[nv++] = (struct iovec){ (void *)msg, len };
-		} else
-			v[nv++] = (struct iovec){ (unsigned char *)msg + (done - 4), total - done };
-		n = writev(k->fd, v, nv);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			/* the server is not reading: wait, but not for ever */
-			if (poll(&p, 1, 5000) <= 0)
-				return -1;
-			continue;
-		}
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/* the next reply: 1 with it, 0 none yet, -1 connection broken */
-static int conn_recv(struct conn *k, const unsigned char **rec, size_t *len)
-{
-	if (k->udp) {
-		ssize_t n = recv(k->fd, k->ubuf, NM_REPLY_MAX, 0);
-		if (n < 0)
-			return errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED ? 0 : -1;
-		*rec = k->ubuf;
-		*len = (size_t)n;
-		return 1;
-	}
-	for (;;) {
-		int rc = rm_next(&k->rm, rec, len);
-		size_t room;
-		unsigned char *p;
-		ssize_t n;
-		if (rc != 0)
-			return rc;
-		p = rm_space(&k->rm, &room);
-		if (!p)
-			return -1;
-		n = read(k->fd, p, room);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return 0;
-		if (n <= 0)
-			return -1;
-		rm_wrote(&k->rm, (size_t)n);
-	}
-}
-
+/* ---- calls outside the measured load (lib/rpcconn.c: the transport) ---- */
 static struct rpc_cred cred = { AUTH_UNIX, 0, 0, 0, "bootbench" };
 /* how long a call outside the measured load waits: setup is patient, the
  * cleanup after the figures are in is not (NM_CLEANUP_TIMEOUT_MS) */
 static unsigned sync_timeout_ms = NM_SETUP_TIMEOUT_MS;
 
+static int conn_open(struct rpc_conn *k, uint32_t ip, uint16_t port, int udp, char *err, size_t errlen)
+{
+	return rpc_conn_open(k, ip, port, udp, NM_REPLY_MAX, err, errlen);
+}
+
 /* A call and its reply, waiting for it (setup, not measured): the reply's
  * results in *x (valid until the next call on k), or -1 with err set. */
-static int call_sync(struct conn *k, uint32_t prog, uint32_t vers, uint32_t proc, const unsigned char *args,
+static int call_sync(struct rpc_conn *k, uint32_t prog, uint32_t vers, uint32_t proc, const unsigned char *args,
 		     size_t alen, struct xdr_in *x, char *err, size_t errlen)
 {
-	static uint32_t xid = 0x40000000;
-	static unsigned char msg[NM_XFER_MAX + 1024];
-	uint64_t deadline = now_us() + sync_timeout_ms * 1000ull;
-	struct xdr_out o;
-	uint32_t my = ++xid;
-	int tries = 0;
-	xdr_out_init(&o, msg, sizeof msg);
-	rpc_put_call(&o, my, prog, vers, proc, &cred);
-	xdr_put_fixed(&o, args, alen);
-	if (o.err) {
-		snprintf(err, errlen, "call too large");
-		return -1;
-	}
-	for (;;) {
-		uint64_t resend = now_us() + 1000000;
-		if (conn_send(k, msg, o.len) < 0) {
-			snprintf(err, errlen, "unable to send: %s", strerror(errno));
-			return -1;
-		}
-		tries++;
-		for (;;) {
-			const unsigned char *rec;
-			size_t len;
-			uint32_t rxid;
-			int rc = conn_recv(k, &rec, &len), st;
-			uint64_t t = now_us();
-			if (rc < 0) {
-				snprintf(err, errlen, "connection lost");
-				return -1;
-			}
-			if (rc == 1) {
-				xdr_in_init(x, rec, len);
-				st = rpc_get_reply(x, &rxid, NULL, NULL);
-				if (rxid != my) {
-					/* an old retransmission's answer: the deadline
-					 * still holds, however many arrive */
-					if (t >= deadline) {
-						snprintf(err, errlen, "no answer in %u s", sync_timeout_ms / 1000);
-						return -1;
-					}
-					continue;
-				}
-				if (st != RPC_OK) {
-					snprintf(err, errlen, "%s", rpc_reply_str(st));
-					return -1;
-				}
-				return 0;
-			}
-			if (t >= deadline) {
-				snprintf(err, errlen, "no answer in %u s (%d tries)", sync_timeout_ms / 1000, tries);
-				return -1;
-			}
-			if (k->udp && t >= resend)
-				break;	/* UDP: send again */
-			{
-				struct pollfd p = { k->fd, POLLIN, 0 };
-				poll(&p, 1, 100);
-			}
-		}
-	}
+	return rpc_call(k, prog, vers, proc, &cred, args, alen, sync_timeout_ms, x, err, errlen);
 }
 
 /* an NFS procedure, synchronously; -1 with err for an RPC, decoding or
  * NFS failure */
-static int nfs_sync(struct conn *k, uint32_t proc, const struct nfs3_args *a, struct nfs3_res *r, char *err,
+static int nfs_sync(struct rpc_conn *k, uint32_t proc, const struct nfs3_args *a, struct nfs3_res *r, char *err,
 		    size_t errlen)
 {
 	static unsigned char args[NM_XFER_MAX + 512];
@@ -404,7 +245,7 @@ struct server {
 
 static int getport(uint32_t ip, uint32_t prog, uint32_t vers, int udp, uint16_t *port, char *err, size_t errlen)
 {
-	struct conn k;
+	struct rpc_conn k;
 	struct xdr_in x;
 	unsigned char args[16];
 	struct xdr_out o;
@@ -417,10 +258,10 @@ static int getport(uint32_t ip, uint32_t prog, uint32_t vers, int udp, uint16_t 
 	if (call_sync(&k, PMAP_PROGRAM, PMAP_V2, PMAP_GETPORT, args, o.len, &x, e, sizeof e) < 0 ||
 	    (pmap_get_port(&x, &p) < 0 && snprintf(e, sizeof e, "malformed reply"))) {
 		snprintf(err, errlen, "portmapper GETPORT %u v%u: %s", prog, vers, e);
-		conn_close(&k);
+		rpc_conn_close(&k);
 		return -1;
 	}
-	conn_close(&k);
+	rpc_conn_close(&k);
 	if (!p) {
 		snprintf(err, errlen, "program %u v%u (%s) is not registered with the portmapper", prog, vers,
 			 udp ? "udp" : "tcp");
@@ -432,7 +273,7 @@ static int getport(uint32_t ip, uint32_t prog, uint32_t vers, int udp, uint16_t 
 
 static int mount_root(struct server *s, char *err, size_t errlen)
 {
-	struct conn k;
+	struct rpc_conn k;
 	struct xdr_in x;
 	unsigned char args[MNT_PATH_MAX + 8];
 	struct xdr_out o;
@@ -448,10 +289,10 @@ static int mount_root(struct server *s, char *err, size_t errlen)
 	if (call_sync(&k, MOUNT_PROGRAM, MOUNT_V3, MOUNT3_MNT, args, o.len, &x, e, sizeof e) < 0 ||
 	    (mnt3_get_mnt(&x, &st, &s->root) < 0 && snprintf(e, sizeof e, "malformed reply"))) {
 		snprintf(err, errlen, "MOUNT %.100s: %.80s", s->path, e);
-		conn_close(&k);
+		rpc_conn_close(&k);
 		return -1;
 	}
-	conn_close(&k);
+	rpc_conn_close(&k);
 	if (st != MNT3_OK) {
 		snprintf(err, errlen, "MOUNT %.100s refused: status %u%s", s->path, st,
 			 st == MNT3ERR_NOENT ? " (not exported)" : st == MNT3ERR_ACCES ? " (permission denied)" : "");
@@ -483,7 +324,7 @@ static unsigned draw_size_kib(uint64_t *rs)
 
 /* What CREATE, MKDIR or SYMLINK made: RFC 1813 lets the server leave the
  * handle out of its reply, and a LOOKUP then asks for it. */
-static int made(struct conn *k, uint32_t proc, const struct nfs3_args *a, struct nfs3_res *r, char *err, size_t errlen)
+static int made(struct rpc_conn *k, uint32_t proc, const struct nfs3_args *a, struct nfs3_res *r, char *err, size_t errlen)
 {
 	struct nfs3_args l = { .fh = a->fh, .name = a->name };
 	if (nfs_sync(k, proc, a, r, err, errlen) < 0)
@@ -495,7 +336,7 @@ static int made(struct conn *k, uint32_t proc, const struct nfs3_args *a, struct
 	return r->has_fh ? 0 : (snprintf(err, errlen, "%s: no file handle, nor from lookup", nfs3_proc_name(proc)), -1);
 }
 
-static int build_fileset(struct conn *k, const struct nfs_fh *top, int id, size_t nfiles, uint32_t xfer,
+static int build_fileset(struct rpc_conn *k, const struct nfs_fh *top, int id, size_t nfiles, uint32_t xfer,
 			 struct fileset *fs, uint64_t *rs, char *err, size_t errlen)
 {
 	struct nfs3_args a = { 0 };
@@ -594,7 +435,7 @@ struct slot {
 };
 
 struct gen {
-	struct conn k;
+	struct rpc_conn k;
 	struct fileset fs;
 	const struct nfs_fh *root;
 	uint32_t xfer;
@@ -720,7 +561,7 @@ static int issue(struct gen *g, struct slot *s, int counted)
 	s->busy = 1;
 	s->counted = counted;
 	s->sent_us = now_us();
-	return conn_send(&g->k, g->msg, o.len);
+	return rpc_conn_send(&g->k, g->msg, o.len);
 }
 
 /* the step's first failure, "read: NFS3ERR_IO": what a reader looks at first */
@@ -875,7 +716,7 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
 		}
 		if ((broken || (closed ? t >= mend : next >= (double)mend)) && !busy)
 			break;
-		while ((rc = conn_recv(&g->k, &rec, &len)) == 1)
+		while ((rc = rpc_conn_recv(&g->k, &rec, &len)) == 1)
 			reply(g, rec, len, st);
 		if (rc < 0) {
 			/* every outstanding call is lost with the connection */
@@ -915,7 +756,7 @@ static int run_step(struct gen *g, double rate, uint64_t start_us, uint64_t warm
  * was: after a run that ended well. A run whose connection broke, or whose
  * file set could not be built, leaves what it made (nfsmix.PID/ on the
  * export). */
-static void remove_fileset(struct conn *k, const struct nfs_fh *top, int id, struct fileset *fs)
+static void remove_fileset(struct rpc_conn *k, const struct nfs_fh *top, int id, struct fileset *fs)
 {
 	struct nfs3_args a = { 0 };
 	struct nfs3_res r;
@@ -1073,7 +914,7 @@ static int parse_server(struct wctx *c, struct server *s)
 }
 
 /* the file written through NFS, read back on the layout: byte for byte */
-static int readback(struct wctx *c, struct conn *k, const struct nfs_fh *top, const char *topname, char *verdict,
+static int readback(struct wctx *c, struct rpc_conn *k, const struct nfs_fh *top, const char *topname, char *verdict,
 		    size_t vlen)
 {
 	enum { N = 65536 + 1234 };
@@ -1202,7 +1043,7 @@ static void step_figures(struct wctx *c, size_t idx, double requested, const str
 
 /* Fork the processes, start them together, collect their steps, and turn
  * them into figures. */
-static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const char *topname)
+static int drive(struct wctx *c, const struct genconf *gc, struct rpc_conn *k, const char *topname)
 {
 	long long procs = gc->procs;
 	int ready[2], go[2], outs[NM_MAX_PROCS], rc = 0, valid_steps = 0;
@@ -1341,7 +1182,7 @@ static int drive(struct wctx *c, const struct genconf *gc, struct conn *k, const
 	 * have closed it: readback and cleanup go over a new one */
 	{
 		char e[160];
-		conn_close(k);
+		rpc_conn_close(k);
 		if (conn_open(k, gc->sv->ip, gc->sv->nfs_port, gc->sv->udp, e, sizeof e) < 0) {
 			snprintf(verdict, sizeof verdict, "not checked: %.150s", e);
 			jw_str(&c->details, "readback", verdict);
@@ -1384,7 +1225,7 @@ static int nfsmix_run(struct wctx *c)
 	unsigned long long step_s, warm_s;
 	uint32_t only;
 	char err[200] = "", topname[32];
-	struct conn k;
+	struct rpc_conn k;
 	struct nfs3_args a = { 0 };
 	struct nfs3_res r;
 	struct nfs_fh top;
@@ -1431,7 +1272,7 @@ static int nfsmix_run(struct wctx *c)
 		return wl_fail(c, "%s", err);
 	a.fh = &sv.root;
 	if (nfs_sync(&k, NFS3_FSINFO, &a, &r, err, sizeof err) < 0) {
-		conn_close(&k);
+		rpc_conn_close(&k);
 		return wl_fail(c, "the server's root: %s", err);
 	}
 	{
@@ -1442,7 +1283,7 @@ static int nfsmix_run(struct wctx *c)
 			xfer = r.wtmax;
 		jw_int(&c->details, "xfer_bytes", xfer);
 		if (xfer < 512) {
-			conn_close(&k);
+			rpc_conn_close(&k);
 			return wl_fail(c, "the server's rtmax/wtmax (%u/%u) is below 512 bytes: not an SFS-style load", r.rtmax,
 				       r.wtmax);
 		}
@@ -1462,7 +1303,7 @@ static int nfsmix_run(struct wctx *c)
 	a.name = topname;
 	a.mode = 0755;
 	if (nfs_sync(&k, NFS3_MKDIR, &a, &r, err, sizeof err) < 0 || !r.has_fh) {
-		conn_close(&k);
+		rpc_conn_close(&k);
 		return wl_fail(c, "making %s on the export: %s", topname, err[0] ? err : "no handle");
 	}
 	top = r.fh;
@@ -1474,7 +1315,7 @@ static int nfsmix_run(struct wctx *c)
 				      (unsigned)procs, loads, warm_s * 1000000ull, step_s * 1000000ull, only };
 		rc = drive(c, &gc, &k, topname);
 	}
-	conn_close(&k);
+	rpc_conn_close(&k);
 	return rc;
 }
 
