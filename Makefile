@@ -221,7 +221,7 @@ clean:
 # (results header, rs_scan, json_parse/json_dump, rec_line), recstore (the
 # boot server's record store: an upload against a records.jsonl), plan
 # (plan_parse, plan_expand), gpt (gpt_parse), httphead (the boot server's
-# request head), nfs3 (RPC replies, NFSv3 and MOUNT results, record
+# request head, and its target as an upload's path), nfs3 (RPC replies, NFSv3 and MOUNT results, record
 # marking, the portmapper's calls) and rpcconn (nfsmix's RPC transport:
 # calls answered by a hostile server over a socketpair). lib/ is compiled again into
 # build/fuzz/obj: the host objects carry no coverage instrumentation. Seeds

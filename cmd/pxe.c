@@ -1374,11 +1374,11 @@ static void signed_upload(struct conn *c, const char *mac)
  * (MAX_BUFFERED_PER_ADDR). 0 go on, -1 answered. */
 static int upload_allowed(struct conn *c, const char *target)
 {
-	const char *token, *slash;
 	char mac[18], *sched[MAX_SCHEDULE];
 	unsigned char key[UPLOAD_KEY_LEN];
 	size_t n;
-	if (route_mac(target, 0, mac, &token) < 0) {
+	int parsed = upload_path_parse(target, mac, c->boot_id, c->sig);
+	if (parsed == UPLOAD_PATH_BAD_MAC) {
 		reply_text(c->fd, 400, "bad MAC address in the path\n");
 		return -1;
 	}
@@ -1390,16 +1390,12 @@ static int upload_allowed(struct conn *c, const char *target)
 		reply_text(c->fd, 404, "not a target of this server\n");
 		return -1;
 	}
-	slash = strchr(token, '/');
-	if (!slash || (size_t)(slash - token) != UPLOAD_TOKEN_LEN || strlen(slash + 1) != UPLOAD_SIG_HEX ||
-	    strspn(slash + 1, "0123456789abcdef") != UPLOAD_SIG_HEX) {
+	if (parsed == UPLOAD_PATH_UNSIGNED) {
 		refused(c->peer, mac, RK_UNSIGNED, "an upload without a boot id and signature (/results/MAC/BOOT/HMAC): refused");
 		reply_text(c->fd, 403, "unsigned: upload to /results/MAC/BOOT/HMAC (the boot's URL and the "
 				       "signature of the body with the target's key)\n");
 		return -1;
 	}
-	snprintf(c->boot_id, sizeof c->boot_id, "%.*s", (int)UPLOAD_TOKEN_LEN, token);
-	snprintf(c->sig, sizeof c->sig, "%s", slash + 1);
 	if (target_key(mac, key) < 0) {
 		refused(c->peer, mac, RK_NO_KEY, "an upload, but targets/MAC/key is missing or not a key: refused");
 		reply_text(c->fd, 403, "the boot server holds no upload key for this target\n");

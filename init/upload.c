@@ -174,17 +174,12 @@ static const unsigned char *upload_key(void)
 static char *signed_url(const char *body, size_t len)
 {
 	const unsigned char *key = upload_key();
-	const char *u = A.conf.upload, *boot = strrchr(u, '/'), *m;
-	char mac[18], macin[18], sig[UPLOAD_SIG_HEX + 1];
+	char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];
 	struct sbuf out = { 0 };
-	if (!key || !boot || boot - u < 18 || boot[-18] != '/')
+	if (!key || upload_path_parse(A.conf.upload, mac, boot, NULL) != UPLOAD_PATH_OK)
 		return NULL;
-	m = boot - 17;
-	snprintf(macin, sizeof macin, "%.17s", m);
-	if (!mac_normal(macin, mac) || strlen(boot + 1) != UPLOAD_TOKEN_LEN)
-		return NULL;
-	upload_sign(key, mac, boot + 1, body, len, sig);
-	sb_printf(&out, "%s/%s", u, sig);
+	upload_sign(key, mac, boot, body, len, sig);
+	sb_printf(&out, "%s/%s", A.conf.upload, sig);
 	return out.s;
 }
 

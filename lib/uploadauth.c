@@ -106,3 +106,40 @@ void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_K
 	text[UPLOAD_KEY_HEX] = '\n';
 	text[UPLOAD_KEY_HEX + 1] = 0;
 }
+
+int upload_path_parse(const char *path, char mac[18], char boot[UPLOAD_TOKEN_LEN + 1],
+		      char sig[UPLOAD_SIG_HEX + 1])
+{
+	const char *m, *b, *h = NULL;
+	char in[18];
+	size_t l;
+	if (sig) {
+		if (strncmp(path, "/results/", 9))
+			return UPLOAD_PATH_BAD_MAC;
+		m = path + 9;
+	} else {
+		/* a URL ending in /results/MAC/BOOT: MAC is 17 characters
+		 * before the last slash */
+		const char *last = strrchr(path, '/');
+		if (!last || last - path < 18 || last[-18] != '/')
+			return UPLOAD_PATH_BAD_MAC;
+		m = last - 17;
+	}
+	l = strlen(m);
+	if (l < 17 || (l > 17 && m[17] != '/'))
+		return UPLOAD_PATH_BAD_MAC;
+	snprintf(in, sizeof in, "%.17s", m);
+	if (!mac_normal(in, mac))
+		return UPLOAD_PATH_BAD_MAC;
+	b = l > 17 ? m + 18 : "";
+	if (sig && (!(h = strchr(b, '/')) || (size_t)(h - b) != UPLOAD_TOKEN_LEN))
+		return UPLOAD_PATH_UNSIGNED;
+	if (!sig && strlen(b) != UPLOAD_TOKEN_LEN)
+		return UPLOAD_PATH_UNSIGNED;
+	if (sig && (strlen(h + 1) != UPLOAD_SIG_HEX || strspn(h + 1, "0123456789abcdef") != UPLOAD_SIG_HEX))
+		return UPLOAD_PATH_UNSIGNED;
+	snprintf(boot, UPLOAD_TOKEN_LEN + 1, "%.*s", (int)UPLOAD_TOKEN_LEN, b);
+	if (sig)
+		snprintf(sig, UPLOAD_SIG_HEX + 1, "%s", h + 1);
+	return UPLOAD_PATH_OK;
+}

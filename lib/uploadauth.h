@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include "cmdline.h"
+
 #define UPLOAD_KEY_LEN 32
 #define UPLOAD_KEY_HEX 64	/* a key file: this many hex digits */
 #define UPLOAD_SIG_HEX 64	/* a signature, in the URL: this many lowercase hex digits */
@@ -37,5 +39,21 @@ int upload_key_parse(const char *text, size_t len, unsigned char key[UPLOAD_KEY_
 int upload_key_load(const char *path, unsigned char key[UPLOAD_KEY_LEN], char *err, size_t errlen);
 /* The text of a key file: 64 lowercase hex digits and a newline. */
 void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_KEY_HEX + 2]);
+
+/* An upload's path on the boot server, "/results/MAC/BOOT/HMAC" (the
+ * request target): the MAC in any spelling mac_normal takes, normalised
+ * into mac; the boot id, UPLOAD_TOKEN_LEN characters (which boot ids are
+ * real is the server's to say); the signature, UPLOAD_SIG_HEX lowercase
+ * hex digits. With sig NULL the path ends at BOOT: the URL the appliance is
+ * given, before it signs (path then may be a whole URL: the last three
+ * segments are read). mac is filled whenever the MAC is good, so a caller
+ * can refuse an unsigned upload by its target. */
+enum upload_path {
+	UPLOAD_PATH_OK = 0,
+	UPLOAD_PATH_BAD_MAC = -1,	/* not /results/MAC[/...], or not a MAC */
+	UPLOAD_PATH_UNSIGNED = -2,	/* a good MAC, but no BOOT/HMAC of their sizes after it */
+};
+int upload_path_parse(const char *path, char mac[18], char boot[UPLOAD_TOKEN_LEN + 1],
+		      char sig[UPLOAD_SIG_HEX + 1]);
 
 #endif

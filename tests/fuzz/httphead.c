@@ -4,13 +4,15 @@
  * server. Any input must parse, wait or be refused without reading past it;
  * a complete head must fit its input, carry a NUL-terminated method of
  * capitals and a target starting with '/', and parse the same with any
- * bytes after it (a body never changes its head).
+ * bytes after it (a body never changes its head). Its target is read as an
+ * upload's path too (upload_path_parse): the parts it gives fit their sizes.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "httphead.h"
+#include "uploadauth.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,6 +32,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (const char *m = h.method; *m; m++)
 			if (*m < 'A' || *m > 'Z')
 				abort();
+		{
+			/* an upload's path (lib/uploadauth.c): its parts fit
+			 * and are what they say */
+			char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];
+			int up = upload_path_parse(h.target, mac, boot, sig);
+			if (up == UPLOAD_PATH_OK && (strlen(boot) != UPLOAD_TOKEN_LEN || strlen(sig) != UPLOAD_SIG_HEX ||
+						     strspn(sig, "0123456789abcdef") != UPLOAD_SIG_HEX))
+				abort();
+			if (up != UPLOAD_PATH_BAD_MAC && (strlen(mac) != 17 || strncmp(h.target, "/results/", 9)))
+				abort();
+		}
 		memcpy(copy + size, "xyzzy\r\n\r\n\0\0\0\0\0\0\0", 16);
 		if (http_head_parse(copy, size + 16, &h2) != 1 || memcmp(&h, &h2, sizeof h))
 			abort();

@@ -25,7 +25,7 @@ int main(void)
 {
 	char hex[65], key_text[66], sig[65], sig2[65];
 	unsigned char k20[20], k131[131], key[UPLOAD_KEY_LEN], back[UPLOAD_KEY_LEN];
-	tap_plan(14);
+	tap_plan(21);
 
 	memset(k20, 0x0b, sizeof k20);
 	hmac_hex(k20, sizeof k20, "Hi There", hex);
@@ -69,5 +69,27 @@ int main(void)
 	sig2[10] = 0;
 	ok(!upload_sig_ok(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef", "{\"a\":1}\n", 8, sig2),
 	   "a cut signature is refused");
+
+	{
+		char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sg[UPLOAD_SIG_HEX + 1];
+		const char *b = "0123456789abcdef0123456789abcdef";
+		char path[200];
+		snprintf(path, sizeof path, "/results/52:54:00:AA:bb:cc/%s/%s", b, sig);
+		ok(upload_path_parse(path, mac, boot, sg) == UPLOAD_PATH_OK && !strcmp(mac, "52-54-00-aa-bb-cc") &&
+		   !strcmp(boot, b) && !strcmp(sg, sig), "an upload's path: the MAC normalised, boot id and signature");
+		ok(upload_path_parse("/results/52-54-00-aa-bb-cc", mac, boot, sg) == UPLOAD_PATH_UNSIGNED &&
+		   !strcmp(mac, "52-54-00-aa-bb-cc"), "no boot id or signature: unsigned, the MAC still read");
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%.63s", b, sig);
+		is_int(upload_path_parse(path, mac, boot, sg), UPLOAD_PATH_UNSIGNED, "a signature of 63 digits: unsigned");
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%.63sA", b, sig);
+		is_int(upload_path_parse(path, mac, boot, sg), UPLOAD_PATH_UNSIGNED, "an upper-case digit: unsigned");
+		is_int(upload_path_parse("/results/52-54-00-aa-bb-cz/x/y", mac, boot, sg), UPLOAD_PATH_BAD_MAC,
+		       "not a MAC: refused as such");
+		ok(upload_path_parse("http://10.0.0.1:8080/results/52-54-00-aa-bb-cc/0123456789abcdef0123456789abcdef",
+				     mac, boot, NULL) == UPLOAD_PATH_OK && !strcmp(boot, b),
+		   "the appliance's upload URL (no signature yet): MAC and boot id");
+		is_int(upload_path_parse("http://10.0.0.1:8080/results/52-54-00-aa-bb-cc/0123", mac, boot, NULL),
+		       UPLOAD_PATH_UNSIGNED, "... a boot id of 4 characters is not one");
+	}
 	return tap_done();
 }
