@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "defaults.h"
 #include "err.h"
+#include "hash.h"
 #include "runid.h"
 #include "sbuf.h"
 #include "xio.h"
@@ -317,6 +318,115 @@ static void qemu_setup(const struct jv *q, char *out, size_t len)
 	}
 }
 
+/* --by memory, cmdline.KEY or tag: the boot's value, as its column's label.
+ * Memory is MemTotal rounded up to 64 MiB (what a kernel keeps for itself
+ * varies by version, by less than that: QEMU's -m 512 reads 460-490 MiB). */
+static void boot_factor(const struct cmp *c, const struct jv *d, char *out, size_t len)
+{
+	out[0] = 0;
+	if (c->by == CMP_BY_MEMORY) {
+		double kib = json_get_num(json_get(d, "memory"), "total_kib", 0);
+		if (kib > 0 && kib < 1e15)
+			snprintf(out, len, "%.0f MiB", ceil(kib / 1024 / 64) * 64);
+		else
+			snprintf(out, len, "memory unknown");
+	} else if (c->by == CMP_BY_TAG) {
+		const char *t = json_get_str(d, "tag");
+		snprintf(out, len, t ? "[%s]" : "untagged", t);
+	} else if (c->by == CMP_BY_CMDLINE) {
+		const char *cl = json_get_str(d, "cmdline");
+		size_t kl = strlen(c->by_name);
+		snprintf(out, len, "%s unset", c->by_name);
+		/* the last of the key's words wins, as the kernel's own parsing */
+		for (const char *p = cl ? cl : ""; *p;) {
+			size_t n = strcspn(p, " ");
+			if (n >= kl && !strncmp(p, c->by_name, kl) && (n == kl || p[kl] == '='))
+				snprintf(out, len, "%.*s", (int)n, p);
+			p += n + (p[n] == ' ');
+		}
+	}
+	text_clean(out);
+}
+
+/* What of a boot, besides its kernel, is part of the experiment: its memory
+ * (MemTotal rounded up to 64 MiB), its CPUs, and its kernel command line
+ * less the words the harness itself varies (bootbench.*: nonce, upload URL,
+ * plan, results disk; a bootloader's BOOT_IMAGE= and initrd=). */
+static void boot_ident(const struct jv *d, char mem[24], char cpus[16], struct sbuf *cmd)
+{
+	double kib = json_get_num(json_get(d, "memory"), "total_kib", 0);
+	double n = json_get_num(json_get(d, "cpu"), "count", 0);
+	const char *cl = json_get_str(d, "cmdline");
+	snprintf(mem, 24, kib > 0 && kib < 1e15 ? "%.0f MiB" : "", ceil(kib / 1024 / 64) * 64);
+	snprintf(cpus, 16, n >= 1 && n < 1e6 ? "%.0f CPUs" : "", n);
+	for (const char *p = cl ? cl : ""; *p;) {
+		size_t w = strcspn(p, " ");
+		if (w && strncmp(p, "bootbench.", 10) && strncmp(p, "BOOT_IMAGE=", 11) && strncmp(p, "initrd=", 7))
+			sb_printf(cmd, "%s%.*s", cmd->len ? " " : "", (int)w, p);
+		p += w + (p[w] == ' ');
+	}
+	if (!cmd->s)
+		sb_puts(cmd, "");
+}
+
+/* A boot of a kernel whose first boot had other memory, CPUs or command
+ * line is another column: its label says what differs ("6.1.192 generic,
+ * 1024 MiB"); one that would be cut ends in a hash of the whole, so two
+ * never pool under one prefix. */
+static void apart(struct cmp *c, struct cmp_boot *b, const struct jv *d)
+{
+	size_t f = strmap_get(&c->first_ix, b->label);
+	char mem[24], cpus[16];
+	struct sbuf cmd = {0}, lab = {0};
+	const struct cmp_ident *F;
+	boot_ident(d, mem, cpus, &cmd);
+	if (f == (size_t)-1) {
+		struct cmp_ident *n;
+		c->first = xrealloc(c->first, (c->nfirst + 1) * sizeof *c->first);
+		n = &c->first[c->nfirst];
+		snprintf(n->mem, sizeof n->mem, "%s", mem);
+		snprintf(n->cpus, sizeof n->cpus, "%s", cpus);
+		n->cmd = sb_steal(&cmd);
+		strmap_put(&c->first_ix, b->label, c->nfirst++);
+		return;
+	}
+	F = &c->first[f];
+	sb_puts(&lab, b->label);
+	if (strcmp(F->mem, mem))
+		sb_printf(&lab, ", %s", mem[0] ? mem : "memory unknown");
+	if (strcmp(F->cpus, cpus))
+		sb_printf(&lab, ", %s", cpus[0] ? cpus : "CPUs unknown");
+	if (strcmp(F->cmd, cmd.s)) {
+		/* the words it has that the first had not (+), and the reverse (-) */
+		sb_puts(&lab, ", cmdline");
+		for (int side = 0; side < 2; side++) {
+			const char *mine = side ? F->cmd : cmd.s, *other = side ? cmd.s : F->cmd;
+			for (const char *p = mine; *p;) {
+				size_t w = strcspn(p, " ");
+				int found = 0;
+				for (const char *q = other; *q && !found;) {
+					size_t v = strcspn(q, " ");
+					found = v == w && !strncmp(p, q, w);
+					q += v + (q[v] == ' ');
+				}
+				if (!found)
+					sb_printf(&lab, " %c%.*s", side ? '-' : '+', (int)w, p);
+				p += w + (p[w] == ' ');
+			}
+		}
+	}
+	if (lab.len >= sizeof b->label) {
+		char hex[65];
+		sha256_hex(lab.s, lab.len, hex);
+		snprintf(b->label, sizeof b->label, "%.54s~%.8s", lab.s, hex);
+	} else {
+		snprintf(b->label, sizeof b->label, "%s", lab.s);
+	}
+	text_clean(b->label);
+	sb_free(&cmd);
+	sb_free(&lab);
+}
+
 static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 {
 	const struct jv *k = json_get(d, "kernel");
@@ -330,11 +440,11 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 		struct cmp_boot *o = &c->boots[have];
 		char label[64];
 		boot_label(d, label, sizeof label);
-		if (!o->conflict && strcmp(o->label, label)) {
+		if (!o->conflict && strcmp(o->raw, label)) {
 			o->conflict = 1;
 			c->conflicts++;
 			warning("boot id %s has two boot records, kernel %s and kernel %s: its runs are not compared", o->id,
-				o->label, label);
+				o->raw, label);
 		}
 		return;
 	}
@@ -361,7 +471,15 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	text_clean(b->qemu_setup);
 	snprintf(b->mode, sizeof b->mode, "%s", add_mode(c, b->mode));
 	boot_label(d, b->label, sizeof b->label);
-	ki = kernel_index(c, b);
+	snprintf(b->raw, sizeof b->raw, "%s", b->label);
+	kernel_label(b->release, b->version, b->klabel, sizeof b->klabel);
+	if (c->by == CMP_BY_KERNEL)
+		apart(c, b, d);
+	text_clean(b->klabel);
+	b->real = c->nboots;
+	boot_factor(c, d, b->factor, sizeof b->factor);
+	/* --by anything but the kernel: the columns come from the runs */
+	ki = c->by == CMP_BY_KERNEL ? kernel_index(c, b) : -1;
 	b->kernel = ki;
 	if (ki >= 0) {
 		/* rounds count per measurement mode: a family's looks are its own */
@@ -377,6 +495,80 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 			K->mixed = 1;
 		K->boots++;
 	}
+}
+
+/* --by: the value of the factor for a run of boot real (index), its row's
+ * identity made without the factor and with the kernel; returns the boot
+ * that holds that boot's runs at that value (made the first time: a column
+ * for a new value), or -1 past CMP_MAX_KERNELS values. */
+static long factor_unit(struct cmp *c, size_t real, const struct jv *d, struct run_id *rid, const char **lname)
+{
+	char full[400], val[64], key[96], t[320];
+	const struct cmp_boot *R = &c->boots[real];
+	size_t i;
+	int ki;
+	switch (c->by) {
+	case CMP_BY_TUNABLE:
+		if (runid_take(&rid->tunables, c->by_name, t, sizeof t))
+			snprintf(full, sizeof full, "%s=%s", c->by_name, t);
+		else
+			snprintf(full, sizeof full, "%s unset", c->by_name);
+		break;
+	case CMP_BY_SECTION: {
+		const char *sec = json_get_str(d, "section");
+		snprintf(full, sizeof full, sec ? "section %.200s" : "no section", sec);
+		break;
+	}
+	case CMP_BY_LAYOUT:
+		snprintf(full, sizeof full, "%s", *lname);
+		sb_free(&rid->layout);
+		sb_puts(&rid->layout, "*");
+		*lname = "(each layout a column)";
+		break;
+	default:
+		snprintf(full, sizeof full, "%s", R->factor);
+	}
+	if (strlen(full) < sizeof val) {
+		snprintf(val, sizeof val, "%s", full);
+	} else {
+		/* cut: two long values must not pool under one prefix */
+		char hex[65];
+		sha256_hex(full, strlen(full), hex);
+		snprintf(val, sizeof val, "%.54s~%.8s", full, hex);
+	}
+	text_clean(val);
+	/* the row keeps its kernel: values are compared within one kernel */
+	runid_put(&rid->params, "kernel", c->by == CMP_BY_TAG ? R->klabel : R->label);
+	snprintf(key, sizeof key, "%zu|%s", real, val);
+	i = strmap_get(&c->by_ix, key);
+	if (i != (size_t)-1)
+		return (long)i;
+	if (c->nboots == c->bcap) {
+		c->bcap = c->bcap ? c->bcap * 2 : 64;
+		c->boots = xrealloc(c->boots, c->bcap * sizeof *c->boots);
+	}
+	struct cmp_boot *b = &c->boots[c->nboots];
+	*b = c->boots[real];
+	snprintf(b->label, sizeof b->label, "%s", val);
+	ki = kernel_index(c, b);
+	b->kernel = ki;
+	if (ki < 0) {
+		c->over_kernels++;
+		return -1;
+	}
+	{
+		struct cmp_kernel *K = &c->kernels[ki];
+		size_t mi = mode_index(c, b->mode);
+		b->round = K->mboots[mi]++;
+		/* a column holds every kernel's runs at its value by design:
+		 * only what is not a kernel's pools unseen */
+		if (K->boots && (strcmp(K->userland, b->userland) || strcmp(K->accel, b->accel) ||
+				 strcmp(K->qemu_setup, b->qemu_setup)))
+			K->mixed = 1;
+		K->boots++;
+	}
+	strmap_put(&c->by_ix, key, c->nboots);
+	return (long)c->nboots++;
 }
 
 /* Per-run counter summaries ("counters":{"summary":{name:{mean,unit}}})
@@ -579,14 +771,27 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 		const char *status = str_or(d, "status", "failed"), *wl = str_or(d, "workload", "?");
 		const char *lname = layout && layout->t == J_OBJ ? str_or(layout, "name", "?") : "?";
 		struct run_id rid;
-		int k, st = ST_FAILED;
+		int k, st = ST_FAILED, have_rid = 0;
 		static const struct cmp_boot unknown = { .label = "unknown boot", .mode = "wallclock" };
-		if (!b) {
+		if (!b && c->by != CMP_BY_KERNEL) {
+			c->by_unknown++;	/* no boot record: no factor to read */
+			return;
+		} else if (!b) {
 			b = &unknown;
 			k = kernel_index(c, b);
 		} else if (b->conflict) {
 			c->conflict_runs++;
 			return;
+		} else if (c->by != CMP_BY_KERNEL) {
+			long u;
+			run_identity(d, &rid);
+			have_rid = 1;
+			if ((u = factor_unit(c, (size_t)(b - c->boots), d, &rid, &lname)) < 0) {
+				run_id_free(&rid);
+				return;	/* a value past CMP_MAX_KERNELS: counted */
+			}
+			b = &c->boots[u];
+			k = b->kernel;
 		} else {
 			k = b->kernel;
 		}
@@ -599,8 +804,11 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 				st = s;
 		c->kernels[k].st[st]++;
 		c->nruns++;
-		if (st != ST_OK)
+		if (st != ST_OK) {
+			if (have_rid)
+				run_id_free(&rid);
 			return;
+		}
 		if (b == &unknown)
 			add_mode(c, "wallclock");
 		/* the unit of replication: this run's boot */
@@ -616,7 +824,8 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			c->cur_unit = CMP_UNIT_UNKNOWN + u;
 			c->cur_round = 0;
 		}
-		run_identity(d, &rid);
+		if (!have_rid)
+			run_identity(d, &rid);
 		for (size_t i = 0; metrics && metrics->t == J_ARR && i < metrics->n; i++) {
 			const struct jv *m = metrics->items[i], *val = json_get(m, "value");
 			struct cmp_group *g;
@@ -1314,10 +1523,61 @@ static double option_num(const char *opt, const char *val, double lo, double hi,
 	return v;
 }
 
+const char *cmp_by_word(const struct cmp *c, char *buf, size_t len)
+{
+	static const char *const w[] = { "kernel", NULL, "memory", NULL, "section", "tag", "layout" };
+	if (c->by == CMP_BY_TUNABLE)
+		snprintf(buf, len, "%s", c->by_name);
+	else if (c->by == CMP_BY_CMDLINE)
+		snprintf(buf, len, "cmdline %s", c->by_name);
+	else
+		snprintf(buf, len, "%s", w[c->by]);
+	return buf;
+}
+
+const char *cmp_columns_word(const struct cmp *c, char *buf, size_t len)
+{
+	char w[64];
+	if (c->by == CMP_BY_KERNEL)
+		snprintf(buf, len, "kernels");
+	else
+		snprintf(buf, len, "values of %s", cmp_by_word(c, w, sizeof w));
+	return buf;
+}
+
+size_t cmp_boots_read(const struct cmp *c)
+{
+	size_t n = 0;
+	if (c->by == CMP_BY_KERNEL)
+		return c->nboots;
+	for (size_t i = 0; i < c->nboots; i++)
+		n += c->boots[i].real == i;
+	return n;
+}
+
+/* --by FACTOR: kernel, tunable.NAME, memory, cmdline.KEY, section, tag, layout */
+static void by_option(struct cmp *c, const char *v)
+{
+	static const char *const w[] = { "kernel", NULL, "memory", NULL, "section", "tag", "layout" };
+	for (int i = 0; i < (int)(sizeof w / sizeof *w); i++)
+		if (w[i] && !strcmp(v, w[i])) {
+			c->by = i;
+			return;
+		}
+	if ((!strncmp(v, "tunable.", 8) && name_ok(v + 8, 40, "._-")) ||
+	    (!strncmp(v, "cmdline.", 8) && name_ok(v + 8, 40, "._-"))) {
+		c->by = v[0] == 't' ? CMP_BY_TUNABLE : CMP_BY_CMDLINE;
+		c->by_name = v + 8;
+		return;
+	}
+	die(EXIT_BADINPUT, "bad --by \"%s\" (kernel, tunable.NAME, memory, cmdline.KEY, section, tag or layout; "
+	    "e.g. tunable.read_ahead_kb)", v);
+}
+
 int cmp_option_takes_value(const char *opt)
 {
 	static const char *const v[] = { "--baseline", "--fdr", "--alpha", "--min-effect", "--noisy", "--rounds",
-					  "--equivalence", "--care" };
+					  "--equivalence", "--care", "--by" };
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		if (!strcmp(opt, v[i]))
 			return 1;
@@ -1328,6 +1588,8 @@ int cmp_option(struct cmp *c, const char *opt, const char *val)
 {
 	if (!strcmp(opt, "--baseline"))
 		c->baseline = val;
+	else if (!strcmp(opt, "--by"))
+		by_option(c, val);
 	else if (!strcmp(opt, "--fdr"))
 		c->fdr = option_num(opt, val, 0, 1, "between 0 and 1, e.g. 0.05");
 	else if (!strcmp(opt, "--alpha"))
@@ -1366,16 +1628,31 @@ int cmp_finish(struct cmp *c)
 		warning("better is \"%s\" in %u figures of runs%s: only \"higher\" and \"lower\" are directions, so "
 			"they have none", c->bad_better_eg, c->bad_better, c->bad_better > 1 ? " (that word or others)" : "");
 	c->base = 0;
+	if (c->by == CMP_BY_TUNABLE && !c->baseline)
+		/* a tunable against the kernel's own setting, when there are runs at it */
+		for (size_t i = 0; i < c->nkernels; i++) {
+			const char *l = c->kernels[i].label;
+			size_t n = strlen(c->by_name);
+			if (!strncmp(l, c->by_name, n) && !strcmp(l + n, "=default"))
+				c->base = i;
+		}
 	if (c->baseline) {
 		size_t i;
-		for (i = 0; i < c->nkernels; i++)
-			if (!strcmp(c->kernels[i].label, c->baseline) || !strcmp(c->kernels[i].release, c->baseline))
+		for (i = 0; i < c->nkernels; i++) {
+			const char *l = c->kernels[i].label;
+			size_t n = c->by_name ? strlen(c->by_name) : 0;
+			if (!strcmp(l, c->baseline) || (c->by == CMP_BY_KERNEL && !strcmp(c->kernels[i].release, c->baseline)))
 				break;
+			/* --by tunable.NAME --baseline VALUE, cmdline.KEY --baseline VALUE */
+			if (n && !strncmp(l, c->by_name, n) && l[n] == '=' && !strcmp(l + n + 1, c->baseline))
+				break;
+		}
 		if (i == c->nkernels) {
 			struct sbuf sb = {0};
 			for (size_t k = 0; k < c->nkernels; k++)
 				sb_printf(&sb, "%s\"%s\"", k ? ", " : "", c->kernels[k].label);
-			warning("no kernel \"%s\" in these records (have: %s)", c->baseline, sb.s ? sb.s : "none");
+			warning("no %s \"%s\" in these records (have: %s)", c->by == CMP_BY_KERNEL ? "kernel" : "column",
+				c->baseline, sb.s ? sb.s : "none");
 			sb_free(&sb);
 			return -1;
 		}
@@ -1627,8 +1904,13 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 {
 	char t[512];
 	if (c->over_kernels) {
-		snprintf(t, sizeof t, "%u runs of kernels past the first %d were not compared (%s)", c->over_kernels,
-			 CMP_MAX_KERNELS, c->over_names);
+		snprintf(t, sizeof t, "%u runs of %s past the first %d were not compared (%s)", c->over_kernels,
+			 c->by == CMP_BY_KERNEL ? "kernels" : "values", CMP_MAX_KERNELS, c->over_names);
+		say(ctx, t);
+	}
+	if (c->by_unknown) {
+		snprintf(t, sizeof t, "%u runs without a boot record were not compared (--by reads the boot's kernel, and "
+			 "its memory, command line or tag, from it)", c->by_unknown);
 		say(ctx, t);
 	}
 	if (c->dropped_values) {
@@ -1691,6 +1973,11 @@ void cmp_free(struct cmp *c)
 		free(c->traces[t].json);
 	}
 	strmap_free(&c->boot_ix);
+	strmap_free(&c->by_ix);
+	strmap_free(&c->first_ix);
+	for (size_t i = 0; i < c->nfirst; i++)
+		free(c->first[i].cmd);
+	free(c->first);
 	strmap_free(&c->group_ix);
 	strmap_free(&c->seen_s);
 	strmap_free(&c->unit_ix);

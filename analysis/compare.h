@@ -32,7 +32,10 @@ enum { CMP_FIGURE, CMP_COUNTER, CMP_PROFILE };
 
 struct cmp_boot {
 	char id[33];
-	char label[64];		/* "6.1.192 rt" */
+	char label[64];		/* "6.1.192 rt [tag]"; compare --by: the factor's value ("read_ahead_kb=0") */
+	char klabel[64];	/* the kernel alone: "6.1.192 rt" (a row's kernel under --by) */
+	char factor[64];	/* --by memory, cmdline.KEY, tag: this boot's value */
+	char raw[64];		/* its boot record's label, before what tells it from its kernel's first boot */
 	char mode[24];		/* wallclock, deterministic */
 	char accel[16];
 	char release[65], version[160], config[65], userland[65];
@@ -40,7 +43,15 @@ struct cmp_boot {
 	int kernel;		/* index into kernels, -1 if over the limit */
 	unsigned round;		/* confirmation round: its kernel's boots before it */
 	int conflict;		/* its id came with two different boot records: its runs are skipped */
+	size_t real;		/* --by: the boot (index) whose runs at one value this boot holds */
 };
+
+/* compare --by FACTOR: what the columns are. By kernel (the default) a
+ * column is a kernel and a boot its unit; by anything else a column is one
+ * value of the factor, a row is everything else with the kernel among it,
+ * and the unit is a boot's runs at that value (a tunable varies within a
+ * boot: each boot gives each of its values one unit). */
+enum { CMP_BY_KERNEL, CMP_BY_TUNABLE, CMP_BY_MEMORY, CMP_BY_CMDLINE, CMP_BY_SECTION, CMP_BY_TAG, CMP_BY_LAYOUT };
 
 struct cmp_kernel {
 	char label[64];
@@ -171,6 +182,8 @@ struct cmp {
 	const char *care[16];	/* --care W[@L]: the figures whose verdicts decide another round */
 	size_t ncare;
 	const char *src;	/* for messages */
+	int by;			/* CMP_BY_*: --by */
+	const char *by_name;	/* --by tunable.NAME, cmdline.KEY: the NAME or KEY */
 	/* data */
 	struct cmp_boot *boots;
 	size_t nboots, bcap;
@@ -208,6 +221,11 @@ struct cmp {
 	unsigned long long cur_unit;	/* the run being read: its boot (struct cmp_unit) */
 	unsigned cur_round;
 	struct u64set seen;	/* (boot index, seq) of every run read */
+	struct strmap by_ix;	/* --by: "boot index|value" -> the boot that holds its runs */
+	struct strmap first_ix;	/* a kernel label -> index into first: what its other boots differ from */
+	struct cmp_ident { char mem[24], cpus[16]; char *cmd; } *first;
+	size_t nfirst;
+	unsigned by_unknown;	/* --by: runs without a boot record, not compared */
 };
 
 void cmp_init(struct cmp *c);
@@ -221,6 +239,13 @@ void cmp_free(struct cmp *c);
  * opt was one (dies on a bad value), 0 when it is not. */
 int cmp_option(struct cmp *c, const char *opt, const char *val);
 int cmp_option_takes_value(const char *opt);
+/* The column word for the text and the report: "kernel", or the factor
+ * ("read_ahead_kb", "memory", "cmdline key mem", "section", "tag", "layout"). */
+const char *cmp_by_word(const struct cmp *c, char *buf, size_t len);
+/* "kernels", or under --by "values of read_ahead_kb"; and the boots read
+ * (under --by a boot gives a unit to each value it ran: nboots counts those) */
+const char *cmp_columns_word(const struct cmp *c, char *buf, size_t len);
+size_t cmp_boots_read(const struct cmp *c);
 /* compare --undecided's exit status while a round is wanted */
 #define CMP_ANOTHER_ROUND 3
 /* Confirmation rounds, after cmp_finish: of the figures cared for (every

@@ -332,8 +332,9 @@ static void say_warning(void *o, const char *text)
 
 void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 {
-	fprintf(o, "bootbench compare: %zu kernels, %zu boots, %u runs; baseline %s\n", c->nkernels, c->nboots,
-		c->nruns, c->kernels[c->base].label);
+	char cw[96];
+	fprintf(o, "bootbench compare: %zu %s, %zu boots, %u runs; baseline %s\n", c->nkernels,
+		cmp_columns_word(c, cw, sizeof cw), cmp_boots_read(c), c->nruns, c->kernels[c->base].label);
 	fprintf(o, "'*' significant: Benjamini-Hochberg q < %g across the figures of one comparison (the counters are "
 		   "a family of their own: at most that share of the '*' are expected to be chance) and |change| >= %g%%; [lo, hi]: %g%% interval of the change (Welch, on the log of the ratio: it cannot pass -100%%); "
 		   "'~' noisy: CoV > %g%%; MDC: smallest change these boots can detect (80%% power); n5%%: boots per "
@@ -363,13 +364,13 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 		}
 	if (what & CMP_OUT_TABLE)
 		cmp_print_why(c, o, NULL);
-	fprintf(o, "\nruns per kernel:\n");
+	fprintf(o, "\nruns per %s:\n", c->by == CMP_BY_KERNEL ? "kernel" : "value (boots: those that ran it)");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct cmp_kernel *K = &c->kernels[k];
 		fprintf(o, "  %-24s %u boots: %u ok, %u failed, %u timeout, %u crashed, %u skipped\n", K->label, K->boots,
 			K->st[ST_OK], K->st[ST_FAILED], K->st[ST_TIMEOUT], K->st[ST_CRASHED], K->st[ST_SKIPPED]);
 	}
-	fprintf(o, "kernels:\n");
+	fprintf(o, "%s:\n", c->by == CMP_BY_KERNEL ? "kernels" : "values (the first boot's kernel and userland)");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct cmp_kernel *K = &c->kernels[k];
 		fprintf(o, "  %-24s release %s, config %.12s, userland %.12s%s%s%s%s\n", K->label, K->release,

@@ -743,8 +743,19 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	      ".ct{font-size:11px;font-weight:bold}.cl{font-size:10px}.fl{font-size:11px}.fw{font-size:12px;font-weight:bold}"
 	      "details.wl{margin:.4em 0;border:1px solid #ddd;padding:.3em .6em}details.wl>summary{font-weight:bold;cursor:pointer}"
 	      ".tw{overflow-x:auto}.note{color:#a60;white-space:normal}.counts{font-size:15px}.warning{color:#a00}</style></head><body>\n", o);
-	fprintf(o, "<h1>bootbench: is kernel B different from kernel A?</h1>\n<p>%zu kernels, %zu boots, %u runs. Baseline: <b>",
-		c->nkernels, c->nboots, c->nruns);
+	{
+		char cw[96], bw[64];
+		if (c->by == CMP_BY_KERNEL)
+			fputs("<h1>bootbench: is kernel B different from kernel A?</h1>\n", o);
+		else {
+			fputs("<h1>bootbench: does ", o);
+			esc(o, cmp_by_word(c, bw, sizeof bw));
+			fputs(" change the figures?</h1>\n", o);
+		}
+		fprintf(o, "<p>%zu ", c->nkernels);
+		esc(o, cmp_columns_word(c, cw, sizeof cw));
+		fprintf(o, ", %zu boots, %u runs. Baseline: <b>", cmp_boots_read(c), c->nruns);
+	}
 	esc(o, c->kernels[c->base].label);
 	fprintf(o, "</b>. The boot is the unit: a boot's runs of a figure are averaged first, and n counts boots. "
 		   "A figure is <b>changed</b> (*) when Welch's t-test p (for wall-clock figures with fewer than %d boots "

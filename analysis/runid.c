@@ -420,3 +420,39 @@ int params_match(const char *params, const char *pair)
 	}
 	return 0;
 }
+
+int runid_take(struct sbuf *text, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key);
+	val[0] = 0;
+	if (!text->s)
+		return 0;
+	for (char *p = text->s; *p;) {
+		size_t m = runid_pair_len(p), k = runid_key_len(p, m);
+		if (k == kl && !strncmp(p, key, kl) && m > k && p[k] == '=') {
+			size_t cut = m + (p[m] == ' '), at = (size_t)(p - text->s);
+			snprintf(val, len, "%.*s", (int)(m - k - 1), p + k + 1);
+			if (at && !p[m])
+				at--, cut++;	/* the last pair: its separator before it goes */
+			memmove(text->s + at, text->s + at + cut, text->len - at - cut + 1);
+			text->len -= cut;
+			if (!text->len)
+				sb_puts(text, "-");
+			return 1;
+		}
+		p += m + (p[m] == ' ');
+	}
+	return 0;
+}
+
+void runid_put(struct sbuf *text, const char *key, const char *val)
+{
+	struct sbuf old = *text;
+	memset(text, 0, sizeof *text);
+	word(text, key);
+	sb_putc(text, '=');
+	word(text, val);
+	if (old.s && strcmp(old.s, "-"))
+		sb_printf(text, " %s", old.s);
+	sb_free(&old);
+}

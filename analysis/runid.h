@@ -29,5 +29,10 @@ int params_match(const char *params, const char *pair);
  * of its key (up to the first '=' outside quotes) within its n bytes: */
 size_t runid_pair_len(const char *p);
 size_t runid_key_len(const char *p, size_t n);
+/* compare --by: takes the pair of key out of a params or tunables text
+ * (1, its value text into val; "-" when it was the only pair), or 0 when
+ * the text has none; and puts "key=val" first in one. */
+int runid_take(struct sbuf *text, const char *key, char *val, size_t len);
+void runid_put(struct sbuf *text, const char *key, const char *val);
 
 #endif

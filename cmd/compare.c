@@ -4,7 +4,7 @@
  * analysis/ (compare.c groups and judges, ctext.c and report.c print).
  */
 const char compare_usage[] =
-"usage: bootbench compare RESULTS... [--baseline KERNEL] [--summary | --significant]\n"
+"usage: bootbench compare RESULTS... [--by FACTOR] [--baseline KERNEL|VALUE] [--summary | --significant]\n"
 "                         [--csv] [--html FILE] [--fdr Q] [--alpha A]\n"
 "                         [--min-effect PCT] [--noisy PCT] [--why WORKLOAD[@LAYOUT]]\n"
 "                         [--rounds N [--equivalence PCT] [--care W[@L]]... [--undecided]]\n"
@@ -51,6 +51,15 @@ const char compare_usage[] =
 "deterministic) are never mixed. Failed, timed-out, crashed and skipped runs\n"
 "are counted per kernel.\n"
 "  --baseline K   the kernel to compare against (default: the first booted)\n"
+"  --by FACTOR    the columns: kernel (the default), tunable.NAME (its values,\n"
+"                 in one boot or many: e.g. tunable.read_ahead_kb), memory\n"
+"                 (MemTotal, rounded up to 64 MiB), cmdline.KEY (the boot's\n"
+"                 KEY=VALUE), section, tag or layout. A row is then everything\n"
+"                 else, the kernel included (values are compared within one\n"
+"                 kernel); the unit is a boot's runs at one value. --baseline\n"
+"                 names a value (for a tunable, 0 or read_ahead_kb=0); the\n"
+"                 default is the tunable's `default` (the kernel's own\n"
+"                 setting), else the first value read.\n"
 "  --summary      the summary only\n"
 "  --significant  the summary, then only the rows with a significant change\n"
 "  --csv          one CSV row per figure, counter and kernel instead\n"
@@ -153,6 +162,8 @@ int compare_main(int argc, char **argv)
 			die(EXIT_BADINPUT, "unknown or incomplete option %s (see bootbench compare --help)", a);
 		}
 	}
+	if (c.by != CMP_BY_KERNEL && c.rounds)
+		die(EXIT_BADINPUT, "--rounds confirms kernels against kernels, boot after boot: not with --by");
 	if (undecided && !c.rounds)
 		die(EXIT_BADINPUT, "--undecided answers for confirmation rounds: give --rounds N (the most rounds)");
 	if (undecided && (csv || view || why))

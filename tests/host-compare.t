@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 54
+plan 64
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -305,4 +305,56 @@ ok "the text, the report and (with --csv) stderr say that 938928 values were not
 	sh -c "'$BB' compare '$T/names.jsonl' 2>/dev/null | grep -q '^WARNING: 938928 values were not compared: the input names more than 65536 figures and counters' &&
 	       grep -q '<b>WARNING</b>: 938928 values were not compared' '$T/names.html' &&
 	       grep -q 'warning: 938928 values were not compared' '$T/names.err'"
+
+# --by: a tunable against the kernel's own setting on one kernel, memory,
+# the command line. Four boots of one kernel, two with 512M and two with
+# 1024M on their command line (MemTotal 480000 and 990000 KiB), each running
+# dd at read_ahead_kb default and 0; read is 20% lower at 0, 3% higher with
+# more memory; "same" does not move.
+python3 - >"$T/by.jsonl" <<'PY'
+import json, random, sys
+random.seed(7)
+seq = 0
+def rec(b, t, d):
+    global seq
+    seq += 1
+    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+for b in range(1, 5):
+    big = b > 2
+    rec(b, "boot", {"kernel": {"release": "6.1.0-57-amd64", "version": "#1 SMP Debian 6.1.192-3"}, "userland": "u",
+                    "mode": "deterministic", "accel": "tcg", "cpu": {"count": 1},
+                    "cmdline": "console=ttyS0 bootbench.nonce=%d mem=%s" % (b, "1024M" if big else "512M"),
+                    "memory": {"total_kib": 990000 if big else 480000, "unit": "KiB"}})
+    for ra, base in (("default", 100.0), ("0", 80.0)):
+        for it in range(2):
+            rec(b, "run", {"workload": "dd", "params": {"bs": "512"}, "layout": {"name": "ramdisk-ext2"},
+                           "tunables": {"requested": {"read_ahead_kb": ra}}, "status": "ok",
+                           "metrics": [{"name": "read", "value": base + random.gauss(0, 1) + (3 if big else 0), "unit": "MB/s", "better": "higher"},
+                                       {"name": "same", "value": 50 + random.gauss(0, 0.3), "unit": "s", "better": "lower"}]})
+rec(9, "run", {"workload": "dd", "layout": {"name": "x"}, "status": "ok", "metrics": []})
+PY
+"$BB" compare "$T/by.jsonl" --by tunable.read_ahead_kb --html "$T/by.html" >"$T/by.out" 2>"$T/by.err"
+is "$?" 0 "compare --by tunable.read_ahead_kb: exit 0"
+is "$(head -1 "$T/by.out")" "bootbench compare: 2 values of read_ahead_kb, 4 boots, 16 runs; baseline read_ahead_kb=default" \
+	"the columns are the tunable's values, the kernel's own setting the baseline; 4 boots, each a unit of both values"
+ok "read_ahead_kb 0 against default: read worse by about 20%, 'same' unchanged" \
+	sh -c "grep -q '^read_ahead_kb=0 vs read_ahead_kb=default: 2 figures: 1 worse, 0 better, 1 unchanged' '$T/by.out' &&
+	       grep -Eq '^ +-(19|20|21)\.[0-9]%.*dd / ramdisk-ext2: read' '$T/by.out'"
+ok "a run without a boot record is not compared, and said so" \
+	grep -q "^WARNING: 1 runs without a boot record were not compared" "$T/by.out"
+ok "the report asks the factor's question" grep -q '<h1>bootbench: does read_ahead_kb change the figures?</h1>' "$T/by.html"
+"$BB" compare "$T/by.jsonl" --by tunable.read_ahead_kb --baseline 0 --summary 2>/dev/null >"$T/by0.out"
+ok "--baseline 0 names the value: default is then better" \
+	grep -q '^read_ahead_kb=default vs read_ahead_kb=0: 2 figures: 0 worse, 1 better' "$T/by0.out"
+"$BB" compare "$T/by.jsonl" --summary 2>/dev/null >"$T/byk.out"
+ok "by kernel, boots that differ in memory and command line are two columns, named by what differs" \
+	grep -q '^6.1.192 generic, 1024 MiB, cmdline +mem=1024M -mem=512M vs 6.1.192 generic: ' "$T/byk.out"
+"$BB" compare "$T/by.jsonl" --by memory --summary 2>/dev/null >"$T/bym.out"
+ok "--by memory: MemTotal rounded up to 64 MiB (480000 KiB is 512 MiB)" \
+	grep -q '^1024 MiB vs 512 MiB: 4 figures' "$T/bym.out"
+"$BB" compare "$T/by.jsonl" --by cmdline.mem --baseline 1024M --summary 2>/dev/null >"$T/byc.out"
+ok "--by cmdline.mem --baseline 1024M" grep -q '^mem=512M vs mem=1024M: 4 figures' "$T/byc.out"
+"$BB" compare "$T/by.jsonl" --by tunable >/dev/null 2>"$T/bybad.err"
+ok "--by tunable without a name: bad usage (100), the factors listed" \
+	sh -c "[ $? = 100 ] && grep -q 'bad --by \"tunable\" (kernel, tunable.NAME, memory, cmdline.KEY, section, tag or layout' '$T/bybad.err'"
 done_testing
