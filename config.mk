@@ -7,3 +7,6 @@ WARN      := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 BOOTBENCH_CACHE ?= $(HOME)/.cache/bootbench
 # Kernels fetched by `make kernels` and booted by the tests.
 KERNELS   ?= debian-6.1-generic debian-6.1-cloud debian-6.1-rt debian-6.1.170-generic
+# Kernels built from source in make check's set-up (tests/boot-source.t and
+# boot-md-noautodetect.t boot it: their SOURCE_B and SOURCE_KERNEL).
+SOURCE_KERNELS ?= linux-6.12-ci

@@ -121,11 +121,9 @@ const char pxe_usage[] =
 #include "gpt.h"
 #include "hash.h"
 #include "httphead.h"
-#include "json.h"
 #include "spawn.h"
 #include "recsource.h"
 #include "recstore.h"
-#include "strmap.h"
 #include "sbuf.h"
 #include "units.h"
 #include "uploadauth.h"
@@ -135,8 +133,6 @@ const char pxe_usage[] =
 #define DOWNLOAD_RATE (256u << 10)	/* bytes a second a download must keep up */
 /* An upload is one boot's records: the seeds plan's largest is ~15 MiB. */
 #define MAX_BODY (32u << 20)
-/* A line longer than any record is refused before it is parsed. */
-#define MAX_LINE RECORD_LINE_MAX
 /* Damaged lines logged per upload; the rest are counted in one line. */
 #define LOG_DAMAGED 3
 #define MAX_SCHEDULE 4096
@@ -1016,7 +1012,7 @@ static struct store *store_of(const char *mac)
 		 * as they are, said once per server run */
 		tlog(mac, "records.jsonl has %llu line%s longer than %d bytes, more than any record: kept, "
 		     "not indexed (an upload of the same record would be stored again)", st->rs.toolong,
-		     st->rs.toolong == 1 ? "" : "s", MAX_LINE);
+		     st->rs.toolong == 1 ? "" : "s", RECORD_LINE_MAX);
 	nstores++;
 	return st;
 }
@@ -1048,7 +1044,15 @@ static void receive(int fd, in_addr_t peer, const char *mac, long boot, const ch
 		reply_text(fd, 500, "unable to store the records\n");
 		return;
 	}
-	switch (recstore_append(&store->rs, &limits, body, len, &u, log_damaged, &dl)) {
+	enum recstore_status rst = recstore_append(&store->rs, &limits, body, len, &u, log_damaged, &dl);
+	/* what the upload held, whether or not it was stored */
+	if (u.over)
+		tlog(mac, "upload: %zu records over the quota not stored (the first of boot %s; at most %llu records a boot, "
+		     "--max-records); they stay on the target's results partition", u.over,
+		     u.over_id[0] ? u.over_id : "(none)", limits.per_boot);
+	if (u.bad > LOG_DAMAGED)
+		tlog(mac, "upload: %zu more damaged lines skipped", u.bad - LOG_DAMAGED);
+	switch (rst) {
 	case RECSTORE_STORED:
 		break;
 	case RECSTORE_QUOTA:
@@ -1061,15 +1065,9 @@ static void receive(int fd, in_addr_t peer, const char *mac, long boot, const ch
 		reply_text(fd, 500, "unable to store the records\n");
 		return;
 	}
-	if (u.over)
-		tlog(mac, "upload: %zu records over the quota not stored (the first of boot %s; at most %llu records a boot, "
-		     "--max-records); they stay on the target's results partition", u.over,
-		     u.over_id[0] ? u.over_id : "(none)", limits.per_boot);
 	if (u.uncounted)
 		tlog(mac, "upload: %zu records of boots past the %llu this target counts: stored, not counted per boot",
 		     u.uncounted, store->rs.max_boot_ids);
-	if (u.bad > LOG_DAMAGED)
-		tlog(mac, "upload: %zu more damaged lines skipped", u.bad - LOG_DAMAGED);
 	state_read(mac, &st);
 	/* an empty or all-damaged upload does not count as a report; one whose
 	 * records are all over the quota does */
@@ -1122,7 +1120,8 @@ static void status_report(struct sbuf *out)
 			int rfd;
 			recs = tpath(e->d_name, "records.jsonl");
 			if ((rfd = open(recs, O_RDONLY | O_CLOEXEC)) >= 0) {
-				lines_read(rfd, MAX_LINE, count_line, &nrec);
+				if (lines_read(rfd, RECORD_LINE_MAX, count_line, &nrec) < 0)
+					warning("%s: read error after %zu records: %s", recs, nrec, strerror(errno));
 				close(rfd);
 			}
 		}
@@ -1222,20 +1221,15 @@ static void child_close_others(int keep)
 			close(conns[i].fd);
 }
 
-/* "/boot/MAC" or "/results/MAC[/REST]": the normalised MAC (and REST,
- * "BOOT/HMAC" when well formed, "" when none). 0 ok, -1 a malformed MAC. */
-static int route_mac(const char *target, int isboot, char mac[18], const char **token)
+/* The normalised MAC of "/boot/MAC" or "/results/MAC[/...]" (an upload's
+ * path: upload_path_parse, which the upload's header was checked with). 0
+ * ok, -1 a malformed MAC. */
+static int route_mac(const char *target, int isboot, char mac[18])
 {
-	const char *m = target + (isboot ? 6 : 9);
-	char in[18];
-	size_t l = strlen(m);
-	*token = "";
-	if (l < 17 || (isboot ? l != 17 : l > 17 && m[17] != '/'))
-		return -1;
-	snprintf(in, sizeof in, "%.17s", m);
-	if (!isboot && l > 17)
-		*token = m + 18;
-	return mac_normal(in, mac) ? 0 : -1;
+	char b[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];
+	if (!isboot)
+		return upload_path_parse(target, mac, b, sig) == UPLOAD_PATH_BAD_MAC ? -1 : 0;
+	return strlen(target + 6) == 17 && mac_normal(target + 6, mac) ? 0 : -1;
 }
 
 static void signed_upload(struct conn *c, const char *mac);
@@ -1265,9 +1259,8 @@ static void respond(struct conn *c)
 	}
 	if (!strncmp(target, "/boot/", 6) || !strncmp(target, "/results/", 9)) {
 		int isboot = target[1] == 'b';
-		const char *token;
 		char mac[18];
-		if (route_mac(target, isboot, mac, &token) < 0) {
+		if (route_mac(target, isboot, mac) < 0) {
 			reply_text(fd, 400, "bad MAC address in the path\n");
 		} else if (isboot && strcmp(method, "GET")) {
 			reply_text(fd, 405, "GET only\n");

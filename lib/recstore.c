@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "defaults.h"
-#include "err.h"
 #include "hash.h"
 #include "json.h"
 #include "recsource.h"
@@ -164,18 +163,18 @@ static int append(struct recstore *rs, const struct recstore_limits *lim, struct
 	if (fstat(fd, &sb) < 0)
 		goto fail;
 	*before = (unsigned long long)sb.st_size;
-	if (*before + add->len > lim->quota) {
-		close(fd);
-		return 1;
-	}
 	/* A line torn by an earlier crash gets its newline first, so the new
-	 * records do not run into it. */
+	 * records do not run into it; the quota counts that byte too. */
 	if (sb.st_size > 0) {
 		int rfd = open(rs->path, O_RDONLY | O_CLOEXEC);
 		if (rfd < 0 || pread(rfd, &last, 1, sb.st_size - 1) != 1)
 			last = '\n';
 		if (rfd >= 0)
 			close(rfd);
+	}
+	if (*before + add->len + (last != '\n') > lim->quota) {
+		close(fd);
+		return 1;
 	}
 	if (last != '\n') {
 		struct sbuf fixed = {0};

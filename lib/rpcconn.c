@@ -81,8 +81,12 @@ int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len)
 {
 	unsigned char hdr[4];
 	size_t done = 0, total = len + 4;
-	if (k->udp)
-		return send(k->fd, msg, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+	if (k->udp) {
+		ssize_t n = send(k->fd, msg, len, MSG_NOSIGNAL);
+		if (n >= 0 && (size_t)n != len)
+			errno = EMSGSIZE;	/* a datagram goes whole or not at all */
+		return n == (ssize_t)len ? 0 : -1;
+	}
 	rm_header(hdr, len);
 	while (done < total) {
 		ssize_t n;
@@ -100,12 +104,17 @@ int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
 			/* the server is not reading: wait, but not for ever */
-			if (poll(&p, 1, 5000) <= 0)
+			if (poll(&p, 1, 5000) <= 0) {
+				errno = ETIMEDOUT;
 				return -1;
+			}
 			continue;
 		}
-		if (n <= 0)
+		if (n <= 0) {
+			if (!n)
+				errno = EPIPE;
 			return -1;
+		}
 		done += (size_t)n;
 	}
 	return 0;

@@ -25,7 +25,10 @@ struct rpc_conn {
 	unsigned char *ubuf;	/* UDP: one datagram */
 	unsigned char *msg;	/* rpc_call's message */
 	size_t msgcap;
-	uint32_t xid;		/* the last call's */
+	uint32_t xid;		/* the last call's: each connection counts from 0x40000000 (a new
+				 * connection is a new source port, which a server's duplicate
+				 * request cache keys on with the xid; the load generator's own
+				 * calls use xids below it) */
 };
 
 /* Connects to ip:port (network order ip, host order port): 0, or -1 with

@@ -1,7 +1,9 @@
 /*
  * strmap.h - a string-keyed hash map to indices (open addressing, FNV-1a),
  * so compare looks a boot, a run or a group up in O(1) however many boots
- * a fleet produced. Keys are copied; values are caller-defined indices.
+ * a fleet produced; keys are copied, values are caller-defined indices.
+ * And sets and maps of 64-bit keys (digests), under compare's run
+ * de-duplication and the boot server's record store (lib/recstore.c).
  */
 #ifndef BB_STRMAP_H
 #define BB_STRMAP_H

@@ -1,5 +1,6 @@
 /*
- * uploadauth.c - upload signatures and key files (uploadauth.h).
+ * uploadauth.c - upload signatures, key files and an upload's path
+ * (uploadauth.h).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -45,12 +45,13 @@ void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_K
  * into mac; the boot id, UPLOAD_TOKEN_LEN characters (which boot ids are
  * real is the server's to say); the signature, UPLOAD_SIG_HEX lowercase
  * hex digits. With sig NULL the path ends at BOOT: the URL the appliance is
- * given, before it signs (path then may be a whole URL: the last three
- * segments are read). mac is filled whenever the MAC is good, so a caller
- * can refuse an unsigned upload by its target. */
+ * given, before it signs (path then may be a whole URL: its last two
+ * segments are read as MAC and BOOT, whatever comes before them). mac is
+ * filled whenever the MAC is good, so a caller can refuse an unsigned
+ * upload by its target. */
 enum upload_path {
 	UPLOAD_PATH_OK = 0,
-	UPLOAD_PATH_BAD_MAC = -1,	/* not /results/MAC[/...], or not a MAC */
+	UPLOAD_PATH_BAD_MAC = -1,	/* not /results/MAC[/...] (sig NULL: not .../MAC/BOOT), or not a MAC */
 	UPLOAD_PATH_UNSIGNED = -2,	/* a good MAC, but no BOOT/HMAC of their sizes after it */
 };
 int upload_path_parse(const char *path, char mac[18], char boot[UPLOAD_TOKEN_LEN + 1],

@@ -3,7 +3,7 @@
 # bootbench-test: slow (builds a kernel from source the first time: start it first)
 # (tests/timeout-run: a kernel build from source when the build cache is cold)
 # Kernels built from Debian's source packages with one config recipe, the
-# minimal one (allnoconfig + kernels/config/ci.config: 6-10 min a build on 2
+# minimal one (allnoconfig + kernels/config/ci.config: about 10 min a build on 2
 # cores, where x86_64_defconfig + qemu.config took 14-24). Users compare
 # versions with the full recipe, linux-*-qemu; the chain is the same.
 # linux-6.12-ci is built (boot-md-noautodetect.t, before this test, built

@@ -45,7 +45,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -54,7 +53,6 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1231,8 +1229,10 @@ static int nfsmix_run(struct wctx *c)
 	struct nfs_fh top;
 	int rc;
 
-	/* a server that closed a connection is an error on the next send,
-	 * never a SIGPIPE that kills the run and its figures */
+	/* a load process that died is an error on the pipe to it, never a
+	 * SIGPIPE that kills the run and its figures (lib/rpcconn.c sends
+	 * with MSG_NOSIGNAL: a server that closed a connection is an error
+	 * there already) */
 	signal(SIGPIPE, SIG_IGN);
 	if (procs < 0 || inflight < 0 || files < 0 || xfer < 0 || tmo < 0 || parse_loads(c, loads, &nloads) < 0 ||
 	    parse_server(c, &sv) < 0)

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,7 +51,7 @@ int main(void)
 	struct recstore_upload u;
 	const char *up1 = REC(1, "a") REC(2, "a") "not json\n\r\n" REC(1, "a");
 	FILE *f;
-	tap_plan(16);
+	tap_plan(18);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/records.jsonl", dir);
@@ -121,6 +123,32 @@ int main(void)
 		recstore_append(&rs, &lim, odd, strlen(odd), &u, NULL, NULL);
 		ok(u.over == 1 && !strcmp(u.over_id, "a"), "a record's boot is its own boot_id, not one inside data (%s)",
 		   u.over_id);
+	}
+	/* a failed append (the file size limit, as a full disk would) is cut
+	 * back: only what it added goes, and the index does not keep it */
+	{
+		struct stat sb;
+		struct rlimit old, fs;
+		const char *up4 = REC(1, "e") REC(2, "e") REC(3, "e");
+		unsigned long long lines = rs.lines;
+		enum recstore_status st;
+		lim.per_boot = 10;
+		stat(path, &sb);
+		signal(SIGXFSZ, SIG_IGN);
+		getrlimit(RLIMIT_FSIZE, &old);
+		fs.rlim_cur = (rlim_t)sb.st_size + 60;
+		fs.rlim_max = old.rlim_max;
+		setrlimit(RLIMIT_FSIZE, &fs);
+		st = recstore_append(&rs, &lim, up4, strlen(up4), &u, NULL, NULL);
+		setrlimit(RLIMIT_FSIZE, &old);
+		{
+			struct stat after;
+			stat(path, &after);
+			ok(st == RECSTORE_FAILED && after.st_size == sb.st_size,
+			   "an append that fails is cut back to the file's size before it (%lld bytes)", (long long)after.st_size);
+		}
+		recstore_append(&rs, &lim, up4, strlen(up4), &u, NULL, NULL);
+		ok(u.fresh == 3 && rs.lines == lines + 3, "... and its records are stored when sent again (%zu new)", u.fresh);
 	}
 	recstore_close(&rs);
 	unlink(path);
