@@ -509,10 +509,12 @@ static long factor_unit(struct cmp *c, size_t real, const struct jv *d, struct r
 	int ki;
 	switch (c->by) {
 	case CMP_BY_TUNABLE:
-		if (runid_take(&rid->tunables, c->by_name, t, sizeof t))
-			snprintf(full, sizeof full, "%s=%s", c->by_name, t);
-		else
-			snprintf(full, sizeof full, "%s unset", c->by_name);
+		if (!runid_take(&rid->tunables, c->by_name, t, sizeof t)) {
+			/* a run that did not set it has no value to stand in */
+			c->by_unset++;
+			return -1;
+		}
+		snprintf(full, sizeof full, "%s=%s", c->by_name, t);
 		break;
 	case CMP_BY_SECTION: {
 		const char *sec = json_get_str(d, "section");
@@ -529,7 +531,7 @@ static long factor_unit(struct cmp *c, size_t real, const struct jv *d, struct r
 		snprintf(full, sizeof full, "%s", R->factor);
 	}
 	if (strlen(full) < sizeof val) {
-		snprintf(val, sizeof val, "%s", full);
+		snprintf(val, sizeof val, "%.63s", full);
 	} else {
 		/* cut: two long values must not pool under one prefix */
 		char hex[65];
@@ -788,7 +790,7 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			have_rid = 1;
 			if ((u = factor_unit(c, (size_t)(b - c->boots), d, &rid, &lname)) < 0) {
 				run_id_free(&rid);
-				return;	/* a value past CMP_MAX_KERNELS: counted */
+				return;	/* no value, or one past CMP_MAX_KERNELS: counted */
 			}
 			b = &c->boots[u];
 			k = b->kernel;
@@ -1906,6 +1908,11 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 	if (c->over_kernels) {
 		snprintf(t, sizeof t, "%u runs of %s past the first %d were not compared (%s)", c->over_kernels,
 			 c->by == CMP_BY_KERNEL ? "kernels" : "values", CMP_MAX_KERNELS, c->over_names);
+		say(ctx, t);
+	}
+	if (c->by_unset) {
+		snprintf(t, sizeof t, "%u runs did not set %s: not compared (--by tunable.%s puts the runs at each of its "
+			 "values side by side)", c->by_unset, c->by_name, c->by_name);
 		say(ctx, t);
 	}
 	if (c->by_unknown) {

@@ -226,6 +226,7 @@ struct cmp {
 	struct cmp_ident { char mem[24], cpus[16]; char *cmd; } *first;
 	size_t nfirst;
 	unsigned by_unknown;	/* --by: runs without a boot record, not compared */
+	unsigned by_unset;	/* --by tunable.NAME: runs that did not set NAME, not compared */
 };
 
 void cmp_init(struct cmp *c);

@@ -8,7 +8,7 @@
 k=${KERNEL:-debian-6.1-generic}
 P=$TOP/rootfs/overlay/etc/bootbench/plans
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
-plan 14
+plan 17
 
 # the same runs in the same order, parameters aside
 shape() { "$BB" plan show "$1" | awk '{print $1, $2, $3, $4, $5}'; }
@@ -19,7 +19,7 @@ shape "$P/seeds-quick.plan" >"$T/quick.shape"
 ok "seeds-quick has runs ($(wc -l <"$T/quick.shape"))" test -s "$T/quick.shape"
 ok "seeds-quick runs what one iteration of seeds runs, in the same order (sizes aside)" \
 	cmp -s "$T/full.shape" "$T/quick.shape"
-is "$(awk '{print $2}' "$T/quick.shape" | uniq | tr '\n' ' ')" "seed-000 seed-000-ramdisk seed-001 seed-002 seed-004 " \
+is "$(awk '{print $2}' "$T/quick.shape" | uniq | tr '\n' ' ')" "seed-000 seed-000-ramdisk seed-000-scheduler seed-000-read-ahead seed-000-nr-requests seed-001 seed-002 seed-004 " \
 	"a section per report (003, SPEC SFS over NFS, waits for the NFS workload)"
 ok "every section cites its report (a comment naming the seed file's number)" sh -c "
 	for s in 000 001 002 004; do grep -q \"^# \$s - \" '$P/seeds.plan' || exit 1; done"
@@ -35,7 +35,7 @@ ok "seeds.plan: bonnie on md RAID0 of 4 disks, 128 KiB chunk; ab -n 100000 -c 2 
 	grep -q '^layout s001-raid0-ext2 md=raid0 disks=4 chunk=128K fs=ext2' '$P/seeds.plan' &&
 	grep -q '^workload http requests=100000 concurrency=2 size=51200' '$P/seeds.plan'"
 
-need_kernel "$k" || { for i in 1 2 3 4 5 6 7; do skip "$k not fetched (make kernels)"; done; done_testing; }
+need_kernel "$k" || { for i in 1 2 3 4 5 6 7 8 9 10; do skip "$k not fetched (make kernels)"; done; done_testing; }
 img=$T/seeds.img
 "$BB" mkresults "$img" --size 64M 2>/dev/null
 boot "$k" "$T/seeds.log" --results "$img" --scratch 4:320M --plan seeds-quick --memory 512
@@ -60,6 +60,15 @@ ok "seed-001: bonnie's CSV line (bonnie++ 1.98 format) is in its record" \
 	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.csv | test("^1\\.98,")'
 ok "seed-000: the tunables held on the md members (mq-deadline, nr_requests 1024)" \
 	all_true "$T/runs" 'select(.layout.name == "s000-raid1-ext3") | .tunables.in_force.vdb.scheduler == "mq-deadline" and .tunables.in_force.vdb.nr_requests == "1024"'
+# the thread's tunables, each against the kernel's own setting, as columns
+ok "seed-000-read-ahead: read_ahead_kb 0 and 256 held, and default left the kernel's own (read back: $(jq -r 'select(.section == "seed-000-read-ahead" and .tunables.requested.read_ahead_kb == "default") | .tunables.in_force[].read_ahead_kb' "$T/runs" | head -1))" \
+	sh -c "[ \"\$(jq -r 'select(.section == \"seed-000-read-ahead\") | \"\\(.tunables.requested.read_ahead_kb)=\\(.tunables.in_force[].read_ahead_kb)\"' '$T/runs' | sort -u | grep -c -E '^(0=0|256=256|default=[0-9]+)\$')\" = 3 ]"
+"$BB" compare "$img" --by tunable.read_ahead_kb >"$T/by.out" 2>"$T/by.err"
+set_ra=$(jq -c 'select(.tunables.requested.read_ahead_kb != null)' "$T/runs" | wc -l)
+is "$(head -1 "$T/by.out")" "bootbench compare: 3 values of read_ahead_kb, 1 boots, $set_ra runs; baseline read_ahead_kb=default" \
+	"compare --by tunable.read_ahead_kb: the three values are the columns, the kernel's own setting the baseline"
+ok "... the dd of seed-000-read-ahead a row with a boot in each column" \
+	sh -c "grep -E '^stream .*/ s000-ra-ext3 +read_MBps ' '$T/by.out' | grep -q 'n=1.*n=1.*n=1'"
 ok "seed-004: cached and non-cached OLTP are two experiments (their parameters differ)" \
 	test "$(jq -c 'select(.section == "seed-004") | .params' "$T/runs" | sort -u | wc -l)" = 2
 done_testing
