@@ -89,7 +89,7 @@ int u64set_add(struct u64set *s, unsigned long long key)
 {
 	size_t i;
 	if ((s->n + 1) * 2 > s->cap) {
-		struct u64set n = { xcalloc(s->cap ? s->cap * 2 : 1024, sizeof *n.k), s->cap ? s->cap * 2 : 1024, s->n };
+		struct u64set n = { xcalloc(s->cap ? s->cap * 2 : 64, sizeof *n.k), s->cap ? s->cap * 2 : 64, s->n };
 		for (size_t j = 0; j < s->cap; j++)
 			if (s->k[j])
 				n.k[u64_slot(&n, s->k[j])] = s->k[j];

@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		shutdown(sv[1], SHUT_WR);
 	}
 	rpc_conn_adopt(&k, sv[0], udp, max);
-	for (int calls = 0; calls < 64; calls++) {
+	for (int calls = 0; calls < 16; calls++) {
 		if (rpc_call(&k, NFS_PROGRAM, NFS_V3, proc, &cred, args, sizeof args, 0, &x, err, sizeof err) < 0)
 			break;
 		if (x.len > max || x.off > x.len)
