@@ -70,25 +70,104 @@ static const char *str_or(const struct jv *o, const char *k, const char *def)
 	return s ? s : def;
 }
 
-/* -1 when the kernel would be one too many: its runs are counted apart. */
-static int kernel_index(struct cmp *c, const struct cmp_boot *b)
+static void name_once(char *list, size_t size, const char *name)
 {
-	for (size_t i = 0; i < c->nkernels; i++)
-		if (!strcmp(c->kernels[i].label, b->label))
-			return (int)i;
-	if (c->nkernels == CMP_MAX_KERNELS) {
-		size_t l = strlen(c->over_names);
-		if (!strstr(c->over_names, b->label) && l + strlen(b->label) + 8 < sizeof c->over_names)
-			snprintf(c->over_names + l, sizeof c->over_names - l, "%s\"%s\"", l ? ", " : "", b->label);
-		return -1;
-	}
-	struct cmp_kernel *k = &c->kernels[c->nkernels];
+	size_t l = strlen(list);
+	char q[80];
+	snprintf(q, sizeof q, "\"%s\"", name);
+	if (!strstr(list, q) && l + strlen(q) + 8 < size)
+		snprintf(list + l, size - l, "%s%s", l ? ", " : "", q);
+}
+
+static void kernel_fill(struct cmp_kernel *k, const struct cmp_boot *b)
+{
 	snprintf(k->label, sizeof k->label, "%s", b->label);
 	snprintf(k->release, sizeof k->release, "%s", b->release);
 	snprintf(k->config, sizeof k->config, "%s", b->config);
 	snprintf(k->userland, sizeof k->userland, "%s", b->userland);
 	snprintf(k->accel, sizeof k->accel, "%s", b->accel);
 	snprintf(k->qemu_setup, sizeof k->qemu_setup, "%s", b->qemu_setup);
+	k->filled = 1;
+}
+
+/* --series: the slot a boot's kernel has (its label or its release named
+ * it), or CMP_OFF_SERIES. A name that matches two labels (a release booted
+ * with two tags, or apart by memory) would pool them: refused at finish. */
+#define CMP_OFF_SERIES (-2)
+static int series_index(struct cmp *c, const struct cmp_boot *b)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		struct cmp_kernel *K = &c->kernels[i];
+		if (strcmp(c->series[i], b->label) && strcmp(c->series[i], b->release))
+			continue;
+		if (!K->filled)
+			kernel_fill(K, b);
+		else if (strcmp(K->label, b->label)) {
+			if (!c->series_clash[0])
+				snprintf(c->series_clash, sizeof c->series_clash,
+					 "--series \"%.60s\" names two kernels, \"%s\" and \"%s\": name each by its label",
+					 c->series[i], K->label, b->label);
+			return CMP_OFF_SERIES;
+		}
+		return (int)i;
+	}
+	name_once(c->off_series_names, sizeof c->off_series_names, b->label);
+	return CMP_OFF_SERIES;
+}
+
+const char *cmp_set_series(struct cmp *c, const char *list)
+{
+	static char why[160];
+	char *p;
+	if (c->nseries)
+		return "--series given twice";
+	if (strlen(list) > 4096)
+		return "--series is too long (at most 32 kernels)";
+	c->series_buf = xstrdup(list);
+	for (p = c->series_buf; p;) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		if (!*p || strlen(p) >= sizeof c->kernels[0].label) {
+			snprintf(why, sizeof why, "bad --series: an empty or overlong name (over %zu bytes) in \"%.60s\"",
+				 sizeof c->kernels[0].label - 1, list);
+			return why;
+		}
+		if (c->nseries == CMP_MAX_KERNELS) {
+			snprintf(why, sizeof why, "--series names more than %d kernels", CMP_MAX_KERNELS);
+			return why;
+		}
+		for (size_t i = 0; i < c->nseries; i++)
+			if (!strcmp(c->series[i], p)) {
+				snprintf(why, sizeof why, "--series names \"%.60s\" twice", p);
+				return why;
+			}
+		c->series[c->nseries++] = p;
+		p = comma ? comma + 1 : NULL;
+	}
+	if (c->nseries < 2)
+		return "--series needs two kernels at least (K1,K2,...: the first is the baseline)";
+	for (size_t i = 0; i < c->nseries; i++)
+		snprintf(c->kernels[i].label, sizeof c->kernels[i].label, "%s", c->series[i]);
+	c->nkernels = c->nseries;
+	return NULL;
+}
+
+/* -1 when the kernel would be one too many: its runs are counted apart
+ * (CMP_OFF_SERIES: one the series does not name). */
+static int kernel_index(struct cmp *c, const struct cmp_boot *b)
+{
+	if (c->nseries)
+		return series_index(c, b);
+	for (size_t i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].label, b->label))
+			return (int)i;
+	if (c->nkernels == CMP_MAX_KERNELS) {
+		name_once(c->over_names, sizeof c->over_names, b->label);
+		return -1;
+	}
+	struct cmp_kernel *k = &c->kernels[c->nkernels];
+	kernel_fill(k, b);
 	return (int)c->nkernels++;
 }
 
@@ -798,7 +877,10 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			k = b->kernel;
 		}
 		if (k < 0) {
-			c->over_kernels++;
+			if (k == CMP_OFF_SERIES)
+				c->off_series++;
+			else
+				c->over_kernels++;
 			return;
 		}
 		for (int s = 0; s < ST_N; s++)
@@ -1630,6 +1712,16 @@ int cmp_finish(struct cmp *c)
 		warning("better is \"%s\" in %u figures of runs%s: only \"higher\" and \"lower\" are directions, so "
 			"they have none", c->bad_better_eg, c->bad_better, c->bad_better > 1 ? " (that word or others)" : "");
 	c->base = 0;
+	if (c->series_clash[0]) {
+		warning("%s", c->series_clash);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nseries; i++)
+		if (!c->kernels[i].filled) {
+			warning("--series: no kernel \"%s\" in these records (a label or a release; the others were: %s)",
+				c->series[i], c->off_series_names[0] ? c->off_series_names : "none");
+			return -1;
+		}
 	if (c->by == CMP_BY_TUNABLE && !c->baseline)
 		/* a tunable against the kernel's own setting, when there are runs at it */
 		for (size_t i = 0; i < c->nkernels; i++) {
@@ -1910,6 +2002,11 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 			 c->by == CMP_BY_KERNEL ? "kernels" : "values", CMP_MAX_KERNELS, c->over_names);
 		say(ctx, t);
 	}
+	if (c->off_series) {
+		snprintf(t, sizeof t, "%u runs of kernels the series does not name were not compared (%s)", c->off_series,
+			 c->off_series_names);
+		say(ctx, t);
+	}
 	if (c->by_unset) {
 		snprintf(t, sizeof t, "%u runs did not set %s: not compared (--by tunable.%s puts the runs at each of its "
 			 "values side by side)", c->by_unset, c->by_name, c->by_name);
@@ -1952,6 +2049,7 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 
 void cmp_free(struct cmp *c)
 {
+	free(c->series_buf);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		for (size_t k = 0; k < G->ncell; k++)

@@ -60,6 +60,7 @@ struct cmp_kernel {
 	unsigned mboots[CMP_MAX_MODES];	/* boots per measurement mode: its confirmation rounds */
 	unsigned st[ST_N];	/* runs by status */
 	int mixed;		/* its boots differ in userland, config, accelerator or QEMU setup */
+	int filled;		/* --series: a boot has matched its slot (label and identity are the boot's) */
 };
 
 /* One boot's runs of one figure: the boot is the unit of replication, so
@@ -227,9 +228,29 @@ struct cmp {
 	size_t nfirst;
 	unsigned by_unknown;	/* --by: runs without a boot record, not compared */
 	unsigned by_unset;	/* --by tunable.NAME: runs that did not set NAME, not compared */
+	/* compare --series K1,K2,...: the kernels in that order, each a slot
+	 * made before the records are read (kernels[i] is series[i], the first
+	 * the baseline); a kernel not named is left out, counted and named */
+	char *series_buf;
+	const char *series[CMP_MAX_KERNELS];
+	size_t nseries;
+	unsigned off_series;			/* runs of kernels the series does not name */
+	char off_series_names[256];
+	char series_clash[256];			/* one name matched two kernels: said by cmp_finish */
 };
 
 void cmp_init(struct cmp *c);
+/* --series "K1,K2,...": each K a kernel's label ("6.1.192 rt") or release;
+ * 2 to CMP_MAX_KERNELS, none twice. NULL when taken, else why not. */
+const char *cmp_set_series(struct cmp *c, const char *list);
+/* The series view (series.c): each figure as % of the first kernel along
+ * the series, '*' where changed against it, and the first kernel at which
+ * it changed; the report's line chart per figure. */
+void cmp_print_series(const struct cmp *c, FILE *o);
+void cmp_series_html(const struct cmp *c, FILE *o);
+/* The first kernel of the series (after the first) at which G changed
+ * significantly against the first, or 0 when none did. */
+size_t cmp_series_first_change(const struct cmp *c, const struct cmp_group *G);
 void cmp_add_record(struct cmp *c, const struct jv *rec);
 /* Statistics; -1 (with a message) when there is nothing to compare or the
  * baseline is unknown. */
@@ -326,6 +347,8 @@ int why_profiled(const struct cmp *c, const struct cmp_group *F, size_t k);
  * on kernel k, as a sentence into buf (text: the HTML escapes it). */
 const char *why_none(const struct cmp *c, const struct cmp_group *F, size_t k, char *buf, size_t len);
 int cmp_write_html(const struct cmp *c, const char *path);
+/* s as HTML text or an attribute value: < > & " escaped (report.c) */
+void html_esc(FILE *o, const char *s);
 
 /* Helpers shared by the text and HTML output. */
 enum { CMP_D_NONE, CMP_D_CHANGED, CMP_D_UNCHANGED, CMP_D_UNDECIDED };

@@ -353,6 +353,8 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 		for (size_t m = 0; m < c->nmodes; m++)
 			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))
 				print_summary(c, o, c->modes[m]);
+	if ((what & CMP_OUT_SUMMARY) && c->nseries)
+		cmp_print_series(c, o);
 	if ((what & CMP_OUT_SUMMARY) && c->rounds)
 		for (size_t m = 0; m < c->nmodes; m++)
 			if (cmp_mode_has(c, c->modes[m], CMP_FIGURE))

@@ -18,7 +18,7 @@
 
 static const char *const palette[] = { "#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f" };
 
-static void esc(FILE *o, const char *s)
+void html_esc(FILE *o, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -48,12 +48,12 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	char title[512];
 	cmp_group_title(G, title, sizeof title);
 	fputs("<figure class=\"bc\"><figcaption>", o);
-	esc(o, title);
+	html_esc(o, title);
 	fprintf(o, " (");
-	esc(o, G->unit);
+	html_esc(o, G->unit);
 	if (G->better[0]) {
 		fputs(", ", o);
-		esc(o, G->better);
+		html_esc(o, G->better);
 		fputs(" is better", o);
 	}
 	fprintf(o, ")</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
@@ -67,7 +67,7 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 		double h = x->s.mean * scale, y = H - bottom - h;
 		fprintf(o, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
 			x0, y, w, h > 0 ? h : 0, palette[k % 8]);
-		esc(o, c->kernels[k].label);
+		html_esc(o, c->kernels[k].label);
 		fprintf(o, ": mean %.6g, sd %.3g, n %zu</title></rect>", x->s.mean, x->s.sd, x->n);
 		if (x->n >= 2 && isfinite(x->s.sd)) {
 			double cx = x0 + w / 2, y1 = H - bottom - (x->s.mean + x->s.sd) * scale,
@@ -76,7 +76,7 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 				cx, y1, y2, cx - 6, y1, cx + 6, cx - 6, y2, cx + 6);
 		}
 		fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">", x0 + w / 2, H - bottom + 14);
-		esc(o, c->kernels[k].label);
+		html_esc(o, c->kernels[k].label);
 		fprintf(o, "</text><text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">%.4g%s</text>", x0 + w / 2,
 			H - bottom + 26, x->s.mean,
 			k != c->base && x->significant ? (cmp_verdict(G, x) == CMP_WORSE ? " (worse*)" :
@@ -99,7 +99,7 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 	}
 	double tmax = t->items[t->n - 1]->num;
 	fputs("<figure class=\"bc\"><figcaption>", o);
-	esc(o, title);
+	html_esc(o, title);
 	fprintf(o, "</figcaption><svg class=\"trace\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", W, H, W, H);
 	fprintf(o, "<path d=\"M%d %dH%d\" stroke=\"#999\"/>", L, H - B, W - R);
 	for (size_t i = 0; i < tr->n; i++) {
@@ -123,13 +123,13 @@ static void trace_chart(FILE *o, const char *title, const char *json)
 			fprintf(o, "%.1f,%.1f ", x, y);
 		}
 		fprintf(o, "\"/><text x=\"%d\" y=\"%d\" class=\"cl\" fill=\"%s\">", W - R + 6, T + 14 * si, palette[si % 8]);
-		esc(o, tr->keys[i]);
+		html_esc(o, tr->keys[i]);
 		fprintf(o, " (max %.4g", mx);
 		{
 			const char *u = json_get_str(json_get(json_get(v, "summary"), tr->keys[i]), "unit");
 			if (u) {
 				fputc(' ', o);
-				esc(o, u);
+				html_esc(o, u);
 			}
 		}
 		fputs(")</text>", o);
@@ -165,18 +165,18 @@ static void summary_rows(FILE *o, const struct cmp *c, size_t k, const size_t *i
 		else
 			fputs("<td>-</td>", o);
 		fprintf(o, "<td>%.2g</td><td class=\"l\">", x->q);
-		esc(o, title);
+		html_esc(o, title);
 		fputs("</td><td class=\"l\">", o);
-		esc(o, G->unit);
+		html_esc(o, G->unit);
 		if (v != CMP_CHANGED) {
 			fputs(", ", o);
-			esc(o, G->better);
+			html_esc(o, G->better);
 			fputs(" is better", o);
 		}
 		fputs("</td><td class=\"l\">", o);
 		if (G->inforce_diff) {
 			fputs("tunables in force differ: ", o);
-			esc(o, G->inforce_diff);
+			html_esc(o, G->inforce_diff);
 		}
 		fputs("</td></tr>\n", o);
 	}
@@ -196,19 +196,19 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	const int rowh = 26, left = 230, plot = 300, W = left + plot + 220;
 	size_t n = why_functions(c, F, k, fn, NF, &ra, &rb, &sa, &sb);
 	fputs("<div class=\"why\"><p class=\"ch\">Why (", o);
-	esc(o, F->workload);
+	html_esc(o, F->workload);
 	if (F->label[0]) {
 		fputs(" [", o);
-		esc(o, F->label);
+		html_esc(o, F->label);
 		fputs("]", o);
 	}
 	fputs(" on ", o);
-	esc(o, F->layout);
+	html_esc(o, F->layout);
 	fputs("): ", o);
 	if (!n) {
 		char why[160];
 		fputs("kernel profile: ", o);
-		esc(o, why_none(c, F, k, why, sizeof why));
+		html_esc(o, why_none(c, F, k, why, sizeof why));
 		fputs(".</p>", o);
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -219,22 +219,22 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 			n * rowh + 24, W, n * rowh + 24);
 		fprintf(o, "<rect x=\"%d\" y=\"4\" width=\"10\" height=\"8\" fill=\"%s\"/><text x=\"%d\" y=\"12\" class=\"cl\">",
 			left, palette[c->base % 8], left + 14);
-		esc(o, c->kernels[c->base].label);
+		html_esc(o, c->kernels[c->base].label);
 		fprintf(o, "</text><rect x=\"%d\" y=\"4\" width=\"10\" height=\"8\" fill=\"%s\"/><text x=\"%d\" y=\"12\" "
 			   "class=\"cl\">", left + 160, palette[k % 8], left + 174);
-		esc(o, c->kernels[k].label);
+		html_esc(o, c->kernels[k].label);
 		fputs("</text>", o);
 		for (size_t i = 0; i < n; i++) {
 			int y = 20 + (int)i * rowh;
 			double wa = fn[i].a / maxv * plot, wb = fn[i].b / maxv * plot;
 			fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"fl\" text-anchor=\"end\">", left - 6, y + 15);
-			esc(o, fn[i].G->metric);
+			html_esc(o, fn[i].G->metric);
 			fprintf(o, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"%s\"><title>", left, y + 2,
 				wa, palette[c->base % 8]);
-			esc(o, c->kernels[c->base].label);
+			html_esc(o, c->kernels[c->base].label);
 			fprintf(o, ": %.2f%%</title></rect><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"%s\"><title>",
 				fn[i].a, left, y + 12, wb, palette[k % 8]);
-			esc(o, c->kernels[k].label);
+			html_esc(o, c->kernels[k].label);
 			fprintf(o, ": %.2f%%</title></rect><text x=\"%.1f\" y=\"%d\" class=\"cl\">%.1f%% / %.1f%% (%+.1fpp", fn[i].b,
 				left + fmax(wa, wb) + 4, y + 15, fn[i].a, fn[i].b, fn[i].b - fn[i].a);
 			if (isfinite(fn[i].q))
@@ -254,13 +254,13 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 				continue;	/* nothing waited there */
 			if (!any++) {
 				fputs("<table class=\"sum\"><tr><th class=\"l\">where the processes waited (ms a run)</th><th>", o);
-				esc(o, c->kernels[c->base].label);
+				html_esc(o, c->kernels[c->base].label);
 				fputs("</th><th>", o);
-				esc(o, c->kernels[k].label);
+				html_esc(o, c->kernels[k].label);
 				fputs("</th><th>q</th></tr>\n", o);
 			}
 			fputs("<tr><td class=\"l\">", o);
-			esc(o, G->metric);
+			html_esc(o, G->metric);
 			fputs("</td>", o);
 			if (a->n)
 				fprintf(o, "<td>%.3f</td>", a->s.mean);
@@ -312,9 +312,9 @@ static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	size_t n;
 	cmp_tally(c, mode, k, &t);
 	fputs("<h3 class=\"vs\">", o);
-	esc(o, c->kernels[k].label);
+	html_esc(o, c->kernels[k].label);
 	fputs(" vs ", o);
-	esc(o, c->kernels[c->base].label);
+	html_esc(o, c->kernels[c->base].label);
 	fprintf(o, "</h3>\n<p class=\"counts\">%zu figures: <span class=\"worse sig\">%zu worse</span>, "
 		   "<span class=\"better sig\">%zu better</span>, %zu unchanged, %zu undecided", t.figures, t.worse, t.better,
 		t.same, t.undecided);
@@ -373,9 +373,9 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 	double x0 = labw + plot / 2.0, sc = (plot / 2.0 - 8) / range;
 	fprintf(o, "<svg class=\"forest\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
 	fputs("<text x=\"4\" y=\"14\" class=\"ct\">change of ", o);
-	esc(o, c->kernels[k].label);
+	html_esc(o, c->kernels[k].label);
 	fputs(" against ", o);
-	esc(o, c->kernels[c->base].label);
+	html_esc(o, c->kernels[c->base].label);
 	fprintf(o, " with its %g%% interval (red: worse, significant; green: better, significant; orange: changed, no direction; grey: not significant)</text>",
 		(1 - c->alpha) * 100);
 	fprintf(o, "<path d=\"M%.1f %dV%d\" stroke=\"#888\"/>", x0, head - 6, H - 4);
@@ -393,7 +393,7 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 			continue;
 		if (!last || strcmp(last, G->workload)) {
 			fprintf(o, "<text x=\"4\" y=\"%d\" class=\"fw\">", y + 13);
-			esc(o, G->workload);
+			html_esc(o, G->workload);
 			fputs("</text>", o);
 			y += row;
 		}
@@ -407,13 +407,13 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 				x->significant ? cls[v] : x->decision == CMP_D_UNCHANGED ? "same" : "undecided", y + 13);
 		}
 		if (G->label[0]) {
-			esc(o, G->label);
+			html_esc(o, G->label);
 			fputc(' ', o);
 		}
 		fputs("/ ", o);
-		esc(o, G->layout);
+		html_esc(o, G->layout);
 		fputs(": ", o);
-		esc(o, G->metric);
+		html_esc(o, G->metric);
 		fputs("</text>", o);
 		{
 			double lo = isfinite(x->lo) ? x->lo : x->change, hi = isfinite(x->hi) ? x->hi : x->change;
@@ -443,7 +443,7 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 		kind == CMP_FIGURE ? "metric" : "counter (per-run mean)");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		fputs("<th>", o);
-		esc(o, c->kernels[k].label);
+		html_esc(o, c->kernels[k].label);
 		fputs(k == c->base ? " (baseline)</th>" : "</th><th>change</th><th>interval</th><th>p</th><th>q</th>", o);
 	}
 	fputs("<th>MDC</th><th>n for 5%</th></tr>\n", o);
@@ -452,13 +452,13 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 		if (G->kind != kind)
 			continue;
 		fputs("<tr><td class=\"l\">", o);
-		esc(o, G->label[0] ? G->label : "-");
+		html_esc(o, G->label[0] ? G->label : "-");
 		fputs("</td><td class=\"l\">", o);
-		esc(o, G->layout);
+		html_esc(o, G->layout);
 		fputs("</td><td class=\"l\">", o);
-		esc(o, G->metric);
+		html_esc(o, G->metric);
 		fputs("</td><td>", o);
-		esc(o, G->unit);
+		html_esc(o, G->unit);
 		fputs("</td>", o);
 		for (size_t k = 0; k < c->nkernels; k++) {
 			const struct cmp_cell *x = &G->cell[k];
@@ -492,7 +492,7 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 			fputs("<td>-</td><td>-</td></tr>\n", o);
 		if (G->inforce_diff) {
 			fprintf(o, "<tr><td class=\"l note\" colspan=\"%zu\">tunables in force differ: ", 6 + 5 * c->nkernels);
-			esc(o, G->inforce_diff);
+			html_esc(o, G->inforce_diff);
 			fputs("</td></tr>\n", o);
 		}
 	}
@@ -553,12 +553,12 @@ static void draw_curve(FILE *o, const struct cmp *c, const struct cmp_group *G, 
 	if (xmax <= 0 || ymax <= 0)
 		return;
 	fputs("<figure class=\"lc\"><figcaption>Response time against achieved throughput, per requested load (", o);
-	esc(o, G->workload);
+	html_esc(o, G->workload);
 	fputs(" on ", o);
-	esc(o, G->layout);
+	html_esc(o, G->layout);
 	if (G->label && G->label[0]) {
 		fputs(", ", o);
-		esc(o, G->label);
+		html_esc(o, G->label);
 	}
 	fprintf(o, "): SFS's curve; hollow red: INVALID</figcaption><svg class=\"curve\" width=\"%d\" height=\"%d\" "
 		   "viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
@@ -584,7 +584,7 @@ static void draw_curve(FILE *o, const struct cmp *c, const struct cmp_group *G, 
 			else
 				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>", px, py,
 					palette[k % 8]);
-			esc(o, c->kernels[k].label);
+			html_esc(o, c->kernels[k].label);
 			fprintf(o, ": requested %llu ops/s, achieved %.4g ops/s, response %.4g ms%s</title></circle>", req[i],
 				x, y, i1 || i2 ? " (INVALID)" : "");
 		}
@@ -592,7 +592,7 @@ static void draw_curve(FILE *o, const struct cmp *c, const struct cmp_group *G, 
 			fprintf(o, "<path d=\"%s\" stroke=\"%s\" stroke-width=\"2\" fill=\"none\"/>", d.s, palette[k % 8]);
 			fprintf(o, "<text x=\"%d\" y=\"%zu\" class=\"cl\" fill=\"%s\">", L + 8, T + 12 + 14 * k,
 				palette[k % 8]);
-			esc(o, c->kernels[k].label);
+			html_esc(o, c->kernels[k].label);
 			fputs("</text>", o);
 		}
 		sb_free(&d);
@@ -659,7 +659,7 @@ static void details(FILE *o, const struct cmp *c, const char *mode)
 		if (strcmp(c->groups[g0].mode, mode))
 			continue;
 		fprintf(o, "<details class=\"wl\"%s><summary>", sig ? " open" : "");
-		esc(o, wl);
+		html_esc(o, wl);
 		fprintf(o, ": %zu figures, %zu significant changes</summary>\n", figs, sig);
 		group_rows(o, c, g0, g1, CMP_FIGURE);
 		fputs("<div class=\"charts\">\n", o);
@@ -682,7 +682,7 @@ static void details(FILE *o, const struct cmp *c, const char *mode)
 static void confirm_html(FILE *o, const struct cmp *c, const char *mode, size_t k)
 {
 	fprintf(o, "<h3>Confirmation rounds: ");
-	esc(o, c->kernels[k].label);
+	html_esc(o, c->kernels[k].label);
 	fprintf(o, "</h3>\n<p>At most %u rounds of boots; after each complete round every figure is looked at once: "
 		   "<b>changed</b> when q &lt; %g/%u and the change is at least %g%%, <b>unchanged</b> when the %g%% interval "
 		   "of the change lies within &plusmn;%g%% (two one-sided tests), else <b>undecided</b>. The first look that "
@@ -700,7 +700,7 @@ static void confirm_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 		x = &G->cell[k];
 		cmp_group_title(G, title, sizeof title);
 		fputs("<tr><td class=\"l\">", o);
-		esc(o, title);
+		html_esc(o, title);
 		fprintf(o, "</td><td class=\"l\">%s", cmp_confirm_name(x->confirm));
 		if (*cmp_more_text(x, more, sizeof more))
 			fprintf(o, "<br><small>%s</small>", more);	/* our own words: nothing to escape */
@@ -721,7 +721,7 @@ static void confirm_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 static void say_warning(void *o, const char *text)
 {
 	fputs("<p class=\"warning\"><b>WARNING</b>: ", o);
-	esc(o, text);
+	html_esc(o, text);
 	fputs("</p>\n", o);
 }
 
@@ -749,14 +749,14 @@ int cmp_write_html(const struct cmp *c, const char *path)
 			fputs("<h1>bootbench: is kernel B different from kernel A?</h1>\n", o);
 		else {
 			fputs("<h1>bootbench: does ", o);
-			esc(o, cmp_by_word(c, bw, sizeof bw));
+			html_esc(o, cmp_by_word(c, bw, sizeof bw));
 			fputs(" change the figures?</h1>\n", o);
 		}
 		fprintf(o, "<p>%zu ", c->nkernels);
-		esc(o, cmp_columns_word(c, cw, sizeof cw));
+		html_esc(o, cmp_columns_word(c, cw, sizeof cw));
 		fprintf(o, ", %zu boots, %u runs. Baseline: <b>", cmp_boots_read(c), c->nruns);
 	}
-	esc(o, c->kernels[c->base].label);
+	html_esc(o, c->kernels[c->base].label);
 	fprintf(o, "</b>. The boot is the unit: a boot's runs of a figure are averaged first, and n counts boots. "
 		   "A figure is <b>changed</b> (*) when Welch's t-test p (for wall-clock figures with fewer than %d boots "
 		   "a side, the larger of it and the permutation test's p, which holds on bimodal and heavy-tailed figures), "
@@ -775,12 +775,14 @@ int cmp_write_html(const struct cmp *c, const char *path)
 		fprintf(o, "<p>%u run records arrived twice (same boot id and sequence number) and were counted once.</p>\n",
 			c->dup_runs);
 	cmp_warnings(c, say_warning, o);
+	if (c->nseries)
+		cmp_series_html(c, o);
 	for (size_t m = 0; m < c->nmodes; m++) {
 		const char *mode = c->modes[m];
 		if (!cmp_mode_has(c, mode, CMP_FIGURE))
 			continue;
 		fputs("<h2>Summary, mode ", o);
-		esc(o, mode);
+		html_esc(o, mode);
 		fprintf(o, "%s</h2>\n", mode_title(mode));
 		for (size_t k = 0; k < c->nkernels; k++)
 			if (k != c->base) {
@@ -790,7 +792,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 					confirm_html(o, c, mode, k);
 			}
 		fputs("<h2>Per workload, mode ", o);
-		esc(o, mode);
+		html_esc(o, mode);
 		fputs("</h2>\n", o);
 		details(o, c, mode);
 	}
@@ -800,7 +802,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct cmp_kernel *K = &c->kernels[k];
 		fputs("<tr><td class=\"l\">", o);
-		esc(o, K->label);
+		html_esc(o, K->label);
 		fprintf(o, "</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td></tr>\n", K->boots,
 			K->st[ST_OK], K->st[ST_FAILED], K->st[ST_TIMEOUT], K->st[ST_CRASHED], K->st[ST_SKIPPED]);
 	}
@@ -819,7 +821,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 		fputs("<tr>", o);
 		for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
 			fputs("<td class=\"l\">", o);
-			esc(o, cols[i]);
+			html_esc(o, cols[i]);
 			fputs("</td>", o);
 		}
 		fputs("</tr>\n", o);

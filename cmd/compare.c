@@ -4,7 +4,8 @@
  * analysis/ (compare.c groups and judges, ctext.c and report.c print).
  */
 const char compare_usage[] =
-"usage: bootbench compare RESULTS... [--by FACTOR] [--baseline KERNEL|VALUE] [--summary | --significant]\n"
+"usage: bootbench compare RESULTS... [--by FACTOR | --series K1,K2,...] [--baseline KERNEL|VALUE]\n"
+"                         [--summary | --significant]\n"
 "                         [--csv] [--html FILE] [--fdr Q] [--alpha A]\n"
 "                         [--min-effect PCT] [--noisy PCT] [--why WORKLOAD[@LAYOUT]]\n"
 "                         [--rounds N [--equivalence PCT] [--care W[@L]]... [--undecided]]\n"
@@ -61,6 +62,14 @@ const char compare_usage[] =
 "                 names a value (for a tunable, 0 or read_ahead_kb=0); the\n"
 "                 default is the tunable's `default` (the kernel's own\n"
 "                 setting), else the first value read.\n"
+"  --series K1,K2,...  a series of kernels (seed 003's six 2.4 kernels): the\n"
+"                 columns in that order, K1 the baseline; each K a kernel's\n"
+"                 label (\"6.1.192 rt\") or release (uname -r); kernels not\n"
+"                 named are left out, and said so. Adds the series view: each\n"
+"                 figure as % of K1 at every kernel, '*' where it changed\n"
+"                 against K1 (the same test and FDR as the rest), and the\n"
+"                 first kernel at which it changed; the report draws a line\n"
+"                 chart per figure.\n"
 "  --summary      the summary only\n"
 "  --significant  the summary, then only the rows with a significant change\n"
 "  --csv          one CSV row per figure, counter and kernel instead\n"
@@ -131,7 +140,7 @@ static void warn_stderr(void *ctx, const char *text)
 int compare_main(int argc, char **argv)
 {
 	struct cmp c;
-	const char *html = NULL, *why = NULL;
+	const char *html = NULL, *why = NULL, *series = NULL;
 	int csv = 0, nsrc = 0, rc = 0, view = 0, undecided = 0;
 	unsigned what = CMP_OUT_SUMMARY | CMP_OUT_TABLE;
 
@@ -152,6 +161,13 @@ int compare_main(int argc, char **argv)
 			view = 1;
 		} else if (!strcmp(a, "--undecided")) {
 			undecided = 1;
+		} else if (!strcmp(a, "--series")) {
+			const char *bad;
+			if (i + 1 >= argc)
+				die(EXIT_BADINPUT, "--series needs a value: K1,K2,... (see bootbench compare --help)");
+			series = argv[++i];
+			if ((bad = cmp_set_series(&c, series)))
+				die(EXIT_BADINPUT, "%s", bad);
 		} else if (!strcmp(a, "--html") && i + 1 < argc) {
 			html = argv[++i];
 		} else if (!strcmp(a, "--why") && i + 1 < argc) {
@@ -163,6 +179,10 @@ int compare_main(int argc, char **argv)
 			die(EXIT_BADINPUT, "unknown or incomplete option %s (see bootbench compare --help)", a);
 		}
 	}
+	if (series && c.by != CMP_BY_KERNEL)
+		die(EXIT_BADINPUT, "--series orders kernels: not with --by (a series is of kernels)");
+	if (series && c.baseline)
+		die(EXIT_BADINPUT, "--series makes its first kernel the baseline: drop --baseline, or put it first");
 	if (c.by != CMP_BY_KERNEL && c.rounds)
 		die(EXIT_BADINPUT, "--rounds confirms kernels against kernels, boot after boot: not with --by");
 	if (undecided && !c.rounds)
@@ -179,7 +199,7 @@ int compare_main(int argc, char **argv)
 		nsrc = 0;
 		for (int i = 1; i < argc; i++) {
 			const char *a = argv[i];
-			if (cmp_option_takes_value(a) || !strcmp(a, "--html") || !strcmp(a, "--why")) {
+			if (cmp_option_takes_value(a) || !strcmp(a, "--html") || !strcmp(a, "--why") || !strcmp(a, "--series")) {
 				i++;
 				continue;
 			}
