@@ -77,7 +77,7 @@ void rpc_conn_close(struct rpc_conn *k)
 	k->msgcap = 0;
 }
 
-int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len)
+int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len, uint64_t deadline_us)
 {
 	unsigned char hdr[4];
 	size_t done = 0, total = len + 4;
@@ -103,8 +103,21 @@ int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
-			/* the server is not reading: wait, but not for ever */
-			if (poll(&p, 1, 5000) <= 0) {
+			/* the server is not reading: wait, but not for ever,
+			 * and not past the call's deadline (a reader that
+			 * takes a byte every few seconds must not stretch a
+			 * 1 s call to minutes) */
+			int wait = 5000;
+			if (deadline_us) {
+				uint64_t t = now_us();
+				if (t >= deadline_us) {
+					errno = ETIMEDOUT;
+					return -1;
+				}
+				if (deadline_us - t < 5000000)
+					wait = (int)((deadline_us - t + 999) / 1000);
+			}
+			if (poll(&p, 1, wait) <= 0) {
 				errno = ETIMEDOUT;
 				return -1;
 			}
@@ -174,7 +187,7 @@ int rpc_call(struct rpc_conn *k, uint32_t prog, uint32_t vers, uint32_t proc, co
 	}
 	for (;;) {
 		uint64_t resend = now_us() + 1000000;
-		if (rpc_conn_send(k, k->msg, o.len) < 0) {
+		if (rpc_conn_send(k, k->msg, o.len, deadline) < 0) {
 			snprintf(err, errlen, "unable to send: %s", strerror(errno));
 			return -1;
 		}

@@ -38,8 +38,10 @@ int rpc_conn_open(struct rpc_conn *k, uint32_t ip, uint16_t port, int udp, size_
 void rpc_conn_adopt(struct rpc_conn *k, int fd, int udp, size_t max);
 void rpc_conn_close(struct rpc_conn *k);
 
-/* One message out, whole: 0, or -1 when the connection is broken. */
-int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len);
+/* One message out, whole: 0, or -1 when the connection is broken, or
+ * (ETIMEDOUT) the server read nothing for 5 s, or deadline_us (now_us's
+ * clock; 0: none) passed first. */
+int rpc_conn_send(struct rpc_conn *k, const unsigned char *msg, size_t len, uint64_t deadline_us);
 /* The next reply: 1 with it (valid until the next call on k), 0 none yet,
  * -1 when the connection is broken (closed, or a record over max). */
 int rpc_conn_recv(struct rpc_conn *k, const unsigned char **rec, size_t *len);

@@ -559,7 +559,7 @@ static int issue(struct gen *g, struct slot *s, int counted)
 	s->busy = 1;
 	s->counted = counted;
 	s->sent_us = now_us();
-	return rpc_conn_send(&g->k, g->msg, o.len);
+	return rpc_conn_send(&g->k, g->msg, o.len, 0);	/* pipelined: the step bounds its own time */
 }
 
 /* the step's first failure, "read: NFS3ERR_IO": what a reader looks at first */
