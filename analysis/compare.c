@@ -75,8 +75,12 @@ static void name_once(char *list, size_t size, const char *name)
 	size_t l = strlen(list);
 	char q[80];
 	snprintf(q, sizeof q, "\"%s\"", name);
-	if (!strstr(list, q) && l + strlen(q) + 8 < size)
+	if (strstr(list, q) || (l >= 3 && !strcmp(list + l - 3, "...")))
+		return;
+	if (l + strlen(q) + 8 < size)
 		snprintf(list + l, size - l, "%s%s", l ? ", " : "", q);
+	else if (l + 6 < size)
+		snprintf(list + l, size - l, ", ...");	/* the list is full: say there are more */
 }
 
 static void kernel_fill(struct cmp_kernel *k, const struct cmp_boot *b)
@@ -90,16 +94,40 @@ static void kernel_fill(struct cmp_kernel *k, const struct cmp_boot *b)
 	k->filled = 1;
 }
 
-/* --series: the slot a boot's kernel has (its label or its release named
- * it), or CMP_OFF_SERIES. A name that matches two labels (a release booted
- * with two tags, or apart by memory) would pool them: refused at finish. */
+/* --series: the slot a boot's kernel has, or CMP_OFF_SERIES. A name is a
+ * label, or a release that only one label has: a kernel named both ways,
+ * or a release that two labels share (two tags, boots apart by memory),
+ * would pool or split silently, so either is refused at finish, whatever
+ * order the series or the boots came in. A run without a boot record has
+ * no kernel to match. */
 #define CMP_OFF_SERIES (-2)
 static int series_index(struct cmp *c, const struct cmp_boot *b)
 {
+	int by_label = -1, by_release = -1;
+	if (!b->id[0]) {
+		c->series_unknown++;
+		return CMP_OFF_SERIES;
+	}
 	for (size_t i = 0; i < c->nseries; i++) {
+		if (!strcmp(c->series[i], b->label))
+			by_label = (int)i;
+		else if (!strcmp(c->series[i], b->release))
+			by_release = (int)i;
+	}
+	if (by_label >= 0 && by_release >= 0) {
+		if (!c->series_clash[0])
+			snprintf(c->series_clash, sizeof c->series_clash,
+				 "--series names \"%s\" as \"%s\" and its release \"%.60s\" as well (which another "
+				 "kernel may share): name each kernel once, by its label", b->label, b->label, b->release);
+		return CMP_OFF_SERIES;
+	}
+	if (by_label < 0 && by_release < 0) {
+		name_once(c->off_series_names, sizeof c->off_series_names, b->label);
+		return CMP_OFF_SERIES;
+	}
+	{
+		int i = by_label >= 0 ? by_label : by_release;
 		struct cmp_kernel *K = &c->kernels[i];
-		if (strcmp(c->series[i], b->label) && strcmp(c->series[i], b->release))
-			continue;
 		if (!K->filled)
 			kernel_fill(K, b);
 		else if (strcmp(K->label, b->label)) {
@@ -109,10 +137,8 @@ static int series_index(struct cmp *c, const struct cmp_boot *b)
 					 c->series[i], K->label, b->label);
 			return CMP_OFF_SERIES;
 		}
-		return (int)i;
+		return i;
 	}
-	name_once(c->off_series_names, sizeof c->off_series_names, b->label);
-	return CMP_OFF_SERIES;
 }
 
 const char *cmp_set_series(struct cmp *c, const char *list)
@@ -124,8 +150,12 @@ const char *cmp_set_series(struct cmp *c, const char *list)
 	if (strlen(list) > 4096)
 		return "--series is too long (at most 32 kernels)";
 	c->series_buf = xstrdup(list);
+	/* K1,K2: a comma followed by a space is part of a name, as in the
+	 * label "6.1.192 generic, 1024 MiB" */
 	for (p = c->series_buf; p;) {
-		char *comma = strchr(p, ',');
+		char *comma = p;
+		while ((comma = strchr(comma, ',')) && comma[1] == ' ')
+			comma++;
 		if (comma)
 			*comma = 0;
 		if (!*p || strlen(p) >= sizeof c->kernels[0].label) {
@@ -1704,14 +1734,6 @@ int cmp_option(struct cmp *c, const char *opt, const char *val)
 
 int cmp_finish(struct cmp *c)
 {
-	if (!c->nruns) {
-		warning("no run records to compare (only boot/end records, or none at all)");
-		return -1;
-	}
-	if (c->bad_better)
-		warning("better is \"%s\" in %u figures of runs%s: only \"higher\" and \"lower\" are directions, so "
-			"they have none", c->bad_better_eg, c->bad_better, c->bad_better > 1 ? " (that word or others)" : "");
-	c->base = 0;
 	if (c->series_clash[0]) {
 		warning("%s", c->series_clash);
 		return -1;
@@ -1722,6 +1744,14 @@ int cmp_finish(struct cmp *c)
 				c->series[i], c->off_series_names[0] ? c->off_series_names : "none");
 			return -1;
 		}
+	if (!c->nruns) {
+		warning("no run records to compare (only boot/end records, or none at all)");
+		return -1;
+	}
+	if (c->bad_better)
+		warning("better is \"%s\" in %u figures of runs%s: only \"higher\" and \"lower\" are directions, so "
+			"they have none", c->bad_better_eg, c->bad_better, c->bad_better > 1 ? " (that word or others)" : "");
+	c->base = 0;
 	if (c->by == CMP_BY_TUNABLE && !c->baseline)
 		/* a tunable against the kernel's own setting, when there are runs at it */
 		for (size_t i = 0; i < c->nkernels; i++) {
@@ -2003,8 +2033,12 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 		say(ctx, t);
 	}
 	if (c->off_series) {
-		snprintf(t, sizeof t, "%u runs of kernels the series does not name were not compared (%s)", c->off_series,
-			 c->off_series_names);
+		char u[96] = "";
+		if (c->series_unknown)
+			snprintf(u, sizeof u, "%s%u runs without a boot record, so of no kernel", c->off_series_names[0] ? "; " : "",
+				 c->series_unknown);
+		snprintf(t, sizeof t, "%u runs of kernels the series does not name were not compared (%s%s)", c->off_series,
+			 c->off_series_names, u);
 		say(ctx, t);
 	}
 	if (c->by_unset) {

@@ -235,8 +235,9 @@ struct cmp {
 	const char *series[CMP_MAX_KERNELS];
 	size_t nseries;
 	unsigned off_series;			/* runs of kernels the series does not name */
+	unsigned series_unknown;		/* of them, runs without a boot record */
 	char off_series_names[256];
-	char series_clash[256];			/* one name matched two kernels: said by cmp_finish */
+	char series_clash[512];			/* one name matched two kernels: said by cmp_finish */
 };
 
 void cmp_init(struct cmp *c);

@@ -21,13 +21,46 @@ size_t cmp_series_first_change(const struct cmp *c, const struct cmp_group *G)
 	return 0;
 }
 
-/* G's mean on kernel k as % of the first kernel's, NAN when either has none */
+/* G on kernel k as % of the first kernel: 100 + the change compare judged
+ * (relative to |K1's mean|, so a negative figure's direction holds), NAN
+ * when there is none (no runs a side, K1's mean 0). */
 static double pct(const struct cmp *c, const struct cmp_group *G, size_t k)
 {
 	const struct cmp_cell *a = &G->cell[c->base], *x = &G->cell[k];
 	if (k >= G->ncell || !x->n || !a->n || a->s.mean == 0)
 		return NAN;
-	return 100 * x->s.mean / a->s.mean;
+	if (k == c->base)
+		return 100;
+	return isfinite(x->change) ? 100 * (1 + x->change) : NAN;
+}
+
+/* Kernels (not K1) at which G has runs but no test against K1 (one boot
+ * a side, a zero or missing K1 mean, settings that differ): their K
+ * numbers into buf ("K2, K4"); returns how many. */
+static size_t untested(const struct cmp *c, const struct cmp_group *G, char *buf, size_t len)
+{
+	size_t n = 0, l = 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < c->nkernels && k < G->ncell; k++) {
+		const struct cmp_cell *x = &G->cell[k];
+		if (k == c->base || !x->n || isfinite(x->p))
+			continue;
+		if (l + 8 < len)
+			l += (size_t)snprintf(buf + l, len - l, "%sK%zu", n ? ", " : "", k + 1);
+		n++;
+	}
+	return n;
+}
+
+/* why G is untested: the first reason that holds */
+static const char *untested_why(const struct cmp *c, const struct cmp_group *G)
+{
+	const struct cmp_cell *a = &G->cell[c->base];
+	if (!a->n)
+		return "K1 has no ok runs of it";
+	if (a->s.mean == 0)
+		return "K1's mean is 0: no percentage of it";
+	return "one boot a side (or settings that differ): nothing to test";
 }
 
 static const char *better_word(const struct cmp_group *G)
@@ -36,14 +69,19 @@ static const char *better_word(const struct cmp_group *G)
 	return d > 0 ? "higher is better" : d < 0 ? "lower is better" : "no direction";
 }
 
-/* "K2 6.1.192 generic: -16.4% [-18.0%, -15.1%] q=2.5e-08, worse", or "-" */
+/* "K2 6.1.192 generic: -16.4% [-18.0%, -15.1%] q=2.5e-08, worse";
+ * "-" when it changed nowhere and was tested everywhere, else which
+ * kernels could not be tested and why */
 static void first_text(const struct cmp *c, const struct cmp_group *G, char *out, size_t len)
 {
 	size_t k = cmp_series_first_change(c, G);
 	const struct cmp_cell *x;
-	char iv[64] = "";
+	char iv[64] = "", ks[96];
 	if (!k) {
-		snprintf(out, len, "-");
+		if (untested(c, G, ks, sizeof ks))
+			snprintf(out, len, "not tested at %s: %s", ks, untested_why(c, G));
+		else
+			snprintf(out, len, "-");
 		return;
 	}
 	x = &G->cell[k];
@@ -58,7 +96,7 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 	for (size_t m = 0; m < c->nmodes; m++) {
 		const char *mode = c->modes[m];
 		int tw = 24;
-		size_t changed = 0, figures = 0;
+		size_t changed = 0, figures = 0, notest = 0;
 		if (!cmp_mode_has(c, mode, CMP_FIGURE))
 			continue;
 		for (size_t g = 0; g < c->ngroups; g++) {
@@ -70,14 +108,19 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 			if ((int)strlen(t) > tw)
 				tw = (int)strlen(t);
 			figures++;
-			changed += !!cmp_series_first_change(c, G);
+			if (cmp_series_first_change(c, G))
+				changed++;
+			else {
+				char ks[96];
+				notest += !!untested(c, G, ks, sizeof ks);
+			}
 		}
 		fprintf(o, "\n== series, mode %s: each figure as %% of K1, the first kernel ==\n", mode);
 		for (size_t k = 0; k < c->nkernels; k++)
 			fprintf(o, "%sK%zu %s%s", k ? ", " : "  ", k + 1, c->kernels[k].label, k == c->base ? " (baseline)" : "");
 		fprintf(o, "\n  '*' changed against K1 (q < %g, |change| >= %g%%); %zu of %zu figures changed somewhere "
-			   "along the series; \"first changed\": the first kernel at which it did\n",
-			c->fdr, c->min_effect * 100, changed, figures);
+			   "along the series, %zu more not tested at some kernel; \"first changed\": the first kernel at "
+			   "which it did\n", c->fdr, c->min_effect * 100, changed, figures, notest);
 		fprintf(o, "%-*s %-10s", tw, "figure", "unit");
 		for (size_t k = 0; k < c->nkernels; k++) {
 			char h[24];
@@ -95,10 +138,13 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 			for (size_t k = 0; k < c->nkernels; k++) {
 				double p = pct(c, G, k);
 				char v[24];
+				const char *star = k != c->base && G->cell[k].significant ? "*" : "";
 				if (!isfinite(p))
 					snprintf(v, sizeof v, "-");
+				else if (fabs(p) >= 1e5)
+					snprintf(v, sizeof v, "%.3g%s", p, star);	/* never cut to fit */
 				else
-					snprintf(v, sizeof v, "%.1f%s", p, k != c->base && G->cell[k].significant ? "*" : "");
+					snprintf(v, sizeof v, "%.1f%s", p, star);
 				fprintf(o, " %8s", v);
 			}
 			first_text(c, G, f, sizeof f);
@@ -141,9 +187,11 @@ static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G
 	fputs(", ", o);
 	html_esc(o, better_word(G));
 	fputs("): ", o);
+	first_text(c, G, f, sizeof f);
 	if (first) {
-		first_text(c, G, f, sizeof f);
 		fputs("first changed at ", o);
+		html_esc(o, f);
+	} else if (strcmp(f, "-")) {
 		html_esc(o, f);
 	} else {
 		fputs("no change along the series", o);
@@ -172,7 +220,10 @@ static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G
 		const struct cmp_cell *x = &G->cell[k];
 		double p = pct(c, G, k);
 		const char *fill = "#4e79a7";
-		fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">K%zu</text>", SX(k), H - 8, k + 1);
+		/* a label every few kernels where they would overlap (32 in 300 px) */
+		if (nk <= 12 || k % ((nk + 11) / 12) == 0 || k == nk - 1)
+			fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"cl\" text-anchor=\"middle\">K%zu</text>", SX(k), H - 8,
+				k + 1);
 		if (!isfinite(p))
 			continue;
 		if (k != c->base && isfinite(x->lo) && isfinite(x->hi))

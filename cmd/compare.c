@@ -64,8 +64,10 @@ const char compare_usage[] =
 "                 setting), else the first value read.\n"
 "  --series K1,K2,...  a series of kernels (seed 003's six 2.4 kernels): the\n"
 "                 columns in that order, K1 the baseline; each K a kernel's\n"
-"                 label (\"6.1.192 rt\") or release (uname -r); kernels not\n"
-"                 named are left out, and said so. Adds the series view: each\n"
+"                 label (\"6.1.192 rt\") or release (uname -r), once (a comma\n"
+"                 and a space belong to a name: \"6.1.192 rt, 1024 MiB\");\n"
+"                 kernels not named are left out, and said so. Adds the\n"
+"                 series view: each\n"
 "                 figure as % of K1 at every kernel, '*' where it changed\n"
 "                 against K1 (the same test and FDR as the rest), and the\n"
 "                 first kernel at which it changed; the report draws a line\n"
@@ -181,8 +183,9 @@ int compare_main(int argc, char **argv)
 	}
 	if (series && c.by != CMP_BY_KERNEL)
 		die(EXIT_BADINPUT, "--series orders kernels: not with --by (a series is of kernels)");
-	if (series && c.baseline)
-		die(EXIT_BADINPUT, "--series makes its first kernel the baseline: drop --baseline, or put it first");
+	if (series && c.baseline && strcmp(c.baseline, c.series[0]))
+		die(EXIT_BADINPUT, "--series makes its first kernel the baseline: drop --baseline, or put \"%s\" first",
+		    c.baseline);
 	if (c.by != CMP_BY_KERNEL && c.rounds)
 		die(EXIT_BADINPUT, "--rounds confirms kernels against kernels, boot after boot: not with --by");
 	if (undecided && !c.rounds)

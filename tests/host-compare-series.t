@@ -9,7 +9,7 @@
 # are refused with the reason.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 24
+plan 30
 python3 - >"$T/s.jsonl" <<'PY'
 import json, random, sys
 random.seed(3)
@@ -48,7 +48,7 @@ ok "up: first changed at K4, better" \
 	sh -c "echo '$(row up)' | grep -Eq 'K4 6\.1\.192 generic: \+(9|10)\.[0-9]% .*, better \(higher is better\)$'"
 ok "flat: no '*' anywhere, no kernel at which it changed" \
 	sh -c "echo '$(row flat)' | grep -Evq '\*' && echo '$(row flat)' | grep -Eq '  - \(lower is better\)$'"
-ok "the series counts the figures that changed somewhere along it" grep -q '; 2 of 3 figures changed somewhere along the series;' "$T/s.out"
+ok "the series counts the figures that changed somewhere along it" grep -q '; 2 of 3 figures changed somewhere along the series, 0 more not tested at some kernel;' "$T/s.out"
 ok "the kernel the series leaves out is said, with its runs" \
 	grep -q '^WARNING: 6 runs of kernels the series does not name were not compared ("6.1.195 generic")' "$T/s.out"
 # by release: the same answer
@@ -67,6 +67,43 @@ sed 's/6\.1\.0-180-amd64/6.1.0-<i>x<\/i>/; s/Debian 6\.1\.180-1/X/' "$T/s.jsonl"
 "$BB" compare "$T/evil.jsonl" --series "6.1.170 generic,6.1.0-<i>x</i>" --html "$T/evil.html" >/dev/null 2>&1
 ok "a kernel name with markup is escaped in the series charts" \
 	sh -c "grep -q '<b>K2</b> 6.1.0-&lt;i&gt;x&lt;/i&gt;' '$T/evil.html' && ! grep -q '<i>x' '$T/evil.html'"
+# what the series cannot say, it says: one boot a side is no test, not
+# "no change"; a negative figure's % follows its change; a label with a
+# comma and a space (boots apart by memory) can be named
+python3 - >"$T/odd.jsonl" <<'PY'
+import json, sys
+seq = 0
+def rec(b, t, d):
+    global seq
+    seq += 1
+    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+for b in range(1, 10):
+    k = (b - 1) % 3      # three kernels, three boots each
+    mem = 990000 if k == 2 else 480000
+    rec(b, "boot", {"kernel": {"release": "6.1.0-%d-amd64" % (170 + 10 * min(k, 1)), "version": "#1 SMP Debian 6.1.%d-1" % (170 + 10 * min(k, 1))},
+                    "userland": "u", "mode": "deterministic", "memory": {"total_kib": mem, "unit": "KiB"}})
+    ms = [{"name": "neg", "value": [-10, -5, -20][k] + 0.01 * b, "unit": "dB", "better": "higher"}]
+    if b <= 3:   # one boot a kernel
+        ms.append({"name": "once", "value": [10, 20, 10][k], "unit": "s", "better": "lower"})
+    rec(b, "run", {"workload": "w", "layout": {"name": "t"}, "status": "ok", "metrics": ms})
+PY
+O="6.1.170 generic,6.1.180 generic,6.1.180 generic, 1024 MiB"
+"$BB" compare "$T/odd.jsonl" --series "$O" --summary --html "$T/odd.html" >"$T/odd.out" 2>"$T/odd.err"
+is "$?" 0 "a label with a comma and a space is one name in the series"
+ok "one boot a side: not tested, and said so, never 'no change'" \
+	sh -c "grep -Eq '^w / t: once .* 100\.0 +200\.0 +100\.0  not tested at K2, K3: one boot a side' '$T/odd.out' &&
+	       grep -q '1 more not tested at some kernel' '$T/odd.out' &&
+	       grep -q 'w / t: once (% of K1; s, lower is better): not tested at K2, K3' '$T/odd.html'"
+ok "a negative figure: -5 against -10 (higher is better) is 150% (and -20 is 0%: 100 + the change), better" \
+	grep -Eq '^w / t: neg .* 100\.0 +1(49|50)\.[0-9]\* +-?0\.[0-9]\*  K2 6\.1\.180 generic: \+(49|50)\.[0-9]% .*better' "$T/odd.out"
+"$BB" compare "$T/s.jsonl" --series "6.1.170 generic,6.1.0-170-amd64" >/dev/null 2>"$T/twice.err"
+ok "one kernel named twice, by label and by release: refused, said so" \
+	sh -c "[ $? = 1 ] && grep -q 'names \"6.1.170 generic\" as \"6.1.170 generic\" and its release' '$T/twice.err'"
+"$BB" compare "$T/s.jsonl" --series "x,y" >/dev/null 2>"$T/xy.err"
+ok "no name matches: the first one missing is named, with what there is" \
+	grep -q 'no kernel "x" in these records (a label or a release; the others were: "6.1.190 generic", "6.1.170 generic"' "$T/xy.err"
+"$BB" compare "$T/s.jsonl" --series "$S" --baseline "6.1.170 generic" --summary >/dev/null 2>&1
+is "$?" 0 "--baseline naming the series' first kernel is no conflict"
 # bad series
 bad() { # bad WANT_RC MESSAGE_RE ARGS...
 	local want=$1 re=$2
