@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "strmap.h"
+#include "workload.h"
 #include "xio.h"
 
 #define SUMMARY_COUNTERS 12	/* counter changes listed per comparison; the table has the rest */
@@ -217,6 +219,30 @@ static void row_what(const struct cmp_group *G, char *what, size_t len)
 		 G->layout);
 }
 
+/* After a mode's figures: the ones a reference tool prints, in its words
+ * (ab's "Requests per second"), each once, so the seeds' readers find
+ * their numbers. */
+static void tool_labels(const struct cmp *c, FILE *o, const char *mode)
+{
+	struct strmap seen = {0};
+	size_t n = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *G = &c->groups[g];
+		const char *l;
+		char key[256];
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || !(l = wl_tool_label(G->workload, G->metric)))
+			continue;
+		snprintf(key, sizeof key, "%.120s %.120s", G->workload, G->metric);
+		if (strmap_get(&seen, key) != (size_t)-1)
+			continue;
+		strmap_put(&seen, key, g);
+		if (!n++)
+			fprintf(o, "as their reference tools print them:\n");
+		fprintf(o, "  %s %s: %s\n", G->workload, G->metric, l);
+	}
+	strmap_free(&seen);
+}
+
 static void print_table(const struct cmp *c, FILE *o, const char *mode, int kind, int only_sig)
 {
 	size_t rows = 0;
@@ -276,6 +302,8 @@ static void print_table(const struct cmp *c, FILE *o, const char *mode, int kind
 	}
 	if (only_sig && !rows)
 		fprintf(o, "(no significant change)\n");
+	if (kind == CMP_FIGURE)
+		tool_labels(c, o, mode);
 }
 
 /* Confirmation rounds: each kernel's figures by verdict, with the round

@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "workload.h"
 #include "xio.h"
 
 static const char *const palette[] = { "#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f" };
@@ -36,6 +37,7 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	const int W = 360, H = 150, top = 8, bottom = 30, left = 10;
 	double maxv = 0;
 	size_t nk = c->nkernels;
+	const char *tool;
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
 		double hi = x->n ? x->s.mean + (isfinite(x->s.sd) ? x->s.sd : 0) : 0;
@@ -56,7 +58,13 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 		html_esc(o, G->better);
 		fputs(" is better", o);
 	}
-	fprintf(o, ")</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+	fputs(")", o);
+	if ((tool = wl_tool_label(G->workload, G->metric))) {
+		fputs("<br><span class=\"tool\">", o);	/* in the words of the tool the seeds ran */
+		html_esc(o, tool);
+		fputs("</span>", o);
+	}
+	fprintf(o, "</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		W, H, W, H);
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
@@ -742,7 +750,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 	      ".trace+figcaption,figure.bc:has(.trace) figcaption{max-width:640px}.chart,.trace{border:0}"
 	      ".ct{font-size:11px;font-weight:bold}.cl{font-size:10px}.fl{font-size:11px}.fw{font-size:12px;font-weight:bold}"
 	      "details.wl{margin:.4em 0;border:1px solid #ddd;padding:.3em .6em}details.wl>summary{font-weight:bold;cursor:pointer}"
-	      ".tw{overflow-x:auto}.note{color:#a60;white-space:normal}.counts{font-size:15px}.warning{color:#a00}</style></head><body>\n", o);
+	      ".tw{overflow-x:auto}.note{color:#a60;white-space:normal}.counts{font-size:15px}.tool{font-weight:normal;font-style:italic}.warning{color:#a00}</style></head><body>\n", o);
 	{
 		char cw[96], bw[64];
 		if (c->by == CMP_BY_KERNEL)

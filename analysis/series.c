@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "workload.h"
 
 size_t cmp_series_first_change(const struct cmp *c, const struct cmp_group *G)
 {
@@ -162,6 +163,7 @@ static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G
 	size_t nk = c->nkernels, first = cmp_series_first_change(c, G);
 	double lo = 100, hi = 100;
 	char title[512], f[256];
+	const char *tool;
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
 		double p = pct(c, G, k);
@@ -186,7 +188,13 @@ static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G
 	html_esc(o, G->unit);
 	fputs(", ", o);
 	html_esc(o, better_word(G));
-	fputs("): ", o);
+	fputs(")", o);
+	if ((tool = wl_tool_label(G->workload, G->metric))) {
+		fputs(", <span class=\"tool\">", o);
+		html_esc(o, tool);
+		fputs("</span>", o);
+	}
+	fputs(": ", o);
 	first_text(c, G, f, sizeof f);
 	if (first) {
 		fputs("first changed at ", o);

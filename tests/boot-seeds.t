@@ -54,7 +54,7 @@ missing=$(want \
 	"seed-001 stream write_MBps" "seed-001 stream read_MBps" "seed-001 bonnie seeks" "seed-001 bonnie put_block" "seed-001 bonnie get_block" \
 	"seed-002 http requests_per_s" "seed-002 http time_per_request_ms" "seed-002 tcpbw bandwidth" \
 	"seed-002 hdparm cached_read" "seed-002 hdparm buffered_read" \
-	"seed-004 oltp tpm_new_order" "seed-004 oltp new_order_p90_ms")
+	"seed-004 oltp new_order_tpm" "seed-004 oltp new_order_p90_ms")
 is "${missing:-none}" none "every seed figure is in the records, under its section"
 ok "seed-001: bonnie's CSV line (bonnie++ 1.98 format) is in its record" \
 	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.csv | test("^1\\.98,")'

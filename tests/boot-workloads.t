@@ -32,7 +32,7 @@ for k in $KS; do
 		pass "$k: bonnie: phases and a bonnie++ 1.98 CSV line" || fail "$k: bonnie figures"
 	all_true "$T/$k.runs" 'select(.workload=="dbload") | (.metrics | map(.name) | contains(["schema_s","import_s","rows_per_s"])) and .details.quick_check == "ok"' &&
 		pass "$k: dbload: schema and import times, database checks ok" || fail "$k: dbload figures"
-	all_true "$T/$k.runs" 'select(.workload=="oltp") | (.metrics | map(.name) | contains(["tpm_new_order","busy_retries"])) and (.details.checks | [.[]] | length > 0 and all(. == "ok"))' &&
+	all_true "$T/$k.runs" 'select(.workload=="oltp") | (.metrics | map(.name) | contains(["new_order_tpm","busy_retries"])) and (.details.checks | [.[]] | length > 0 and all(. == "ok"))' &&
 		pass "$k: oltp: new-order tpm, retries, consistency ok" || fail "$k: oltp figures"
 	all_true "$T/$k.runs" 'select(.workload=="http") | (.metrics[] | select(.name=="failed_requests") | .value == 0) and (.metrics | map(.name) | contains(["requests_per_s","p50","p99","p100"]))' &&
 		pass "$k: http: requests/s and percentiles, no failed request" || fail "$k: http figures"

@@ -47,7 +47,7 @@ is "$(jq -r .data.reason "$T/bad")" 'parameter journal="fast" is not one of dele
 "$BB" run oltp --dir "$T/d" --duration 3 --warmup 1 --drop_cache 0 > "$T/oltp"; rc=$?
 is "$rc" 0 "oltp runs"
 ok "oltp figures with units and directions" jqok '[.data.metrics[] | {(.name): "\(.unit) \(.better)"}] | add
-	| .tpm_new_order == "tx/min higher" and .busy_retries == "count lower"
+	| .new_order_tpm == "tx/min higher" and .busy_retries == "count lower"
 	and ([to_entries[] | select(.key | test("_p(50|90|99)_ms$"))] | length == 15 and all(.value == "ms lower"))
 	and (.new_order_p99_ms != null)' "$T/oltp"
 ok "consistency checks reported ok" jqok '.data.details.checks | length == 4 and all(. == "ok")' "$T/oltp"

@@ -746,8 +746,20 @@ static const struct wparam bonnie_params[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* bonnie++'s column heads */
+static const struct wl_label bonnie_labels[] = {
+	{ "putc", "bonnie++: Sequential Output, Per Chr" },
+	{ "put_block", "bonnie++: Sequential Output, Block" },
+	{ "rewrite", "bonnie++: Sequential Output, Rewrite" },
+	{ "getc", "bonnie++: Sequential Input, Per Chr" },
+	{ "get_block", "bonnie++: Sequential Input, Block" },
+	{ "seeks", "bonnie++: Random Seeks" },
+	{ NULL },
+};
+
 const struct workload wl_bonnie = {
 	.name = "bonnie",
+	.labels = bonnie_labels,
 	.summary = "bonnie++ phases: per-char/block write, rewrite, per-char/block read, seeks, file create/stat/delete",
 	.params = bonnie_params,
 	.needs = WL_NEEDS_DIR,

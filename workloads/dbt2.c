@@ -436,8 +436,14 @@ out:
 	return rc;
 }
 
+static const struct wl_label dbt2_labels[] = {
+	{ "new_order_tpm", "DBT-2: NOTPM (new-order transactions per minute)" },
+	{ NULL },
+};
+
 const struct workload wl_dbt2 = {
 	.name = "dbt2",
+	.labels = dbt2_labels,
 	.summary = "a TPC-C-like mix (new-order, payment, ...) from C pgbench clients against PostgreSQL on the layout",
 	.params = dbt2_params,
 	.needs = WL_NEEDS_DIR,

@@ -205,8 +205,15 @@ static const struct wparam hdparm_params[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const struct wl_label hdparm_labels[] = {
+	{ "cached_read", "hdparm -T: Timing cached reads" },
+	{ "buffered_read", "hdparm -t: Timing buffered disk reads" },
+	{ NULL },
+};
+
 const struct workload wl_hdparm = {
 	.name = "hdparm",
+	.labels = hdparm_labels,
 	.summary = "hdparm -T -t: cached and buffered sequential reads of the device, MiB/s (read-only)",
 	.params = hdparm_params,
 	.needs = WL_NEEDS_DEV | WL_READONLY_OK,

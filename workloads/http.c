@@ -637,8 +637,24 @@ static const struct wparam http_params[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* ab's own words (ab -c N -n M prints them in this order) */
+static const struct wl_label http_labels[] = {
+	{ "requests_per_s", "ab: Requests per second" },
+	{ "transfer_rate", "ab: Transfer rate" },
+	{ "failed_requests", "ab: Failed requests" },
+	{ "time_per_request_ms", "ab: Time per request (mean)" },
+	{ "time_per_request_all_ms", "ab: Time per request (mean, across all concurrent requests)" },
+	{ "connect_*_ms", "ab: Connection Times, Connect" },
+	{ "processing_*_ms", "ab: Connection Times, Processing" },
+	{ "waiting_*_ms", "ab: Connection Times, Waiting" },
+	{ "total_*_ms", "ab: Connection Times, Total" },
+	{ "p*", "ab: Percentage of the requests served within a certain time" },
+	{ NULL },
+};
+
 const struct workload wl_http = {
 	.name = "http",
+	.labels = http_labels,
 	.summary = "ApacheBench-style GETs over loopback against our server or busybox httpd",
 	.params = http_params,
 	.needs = 0,

@@ -1336,8 +1336,17 @@ static int nfsmix_plan_check(const struct plan_section *s, const struct plan_wor
 	return -1;
 }
 
+/* SPEC SFS's words for a load step and its result */
+static const struct wl_label nfsmix_labels[] = {
+	{ "peak_ops", "SFS: peak ops/sec" },
+	{ "*_ops", "SFS: ops/sec (achieved)" },
+	{ "*_resp_ms", "SFS: msec/op" },
+	{ NULL },
+};
+
 const struct workload wl_nfsmix = {
 	.name = "nfsmix",
+	.labels = nfsmix_labels,
 	.summary = "SFS-style NFSv3 offered-load curve: achieved ops/s and response time per requested load",
 	.params = nfsmix_params,
 	.needs = 0,

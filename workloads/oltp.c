@@ -703,7 +703,7 @@ static int oltp_run(struct wctx *c)
 			rollbacks += res[i].rollbacks;
 			dropped += res[i].dropped;
 		}
-		wl_metric(c, "tpm_new_order", n[T_NEW_ORDER] * 60.0 / duration, "tx/min", "higher");
+		wl_metric(c, "new_order_tpm", n[T_NEW_ORDER] * 60.0 / duration, "tx/min", "higher");
 		for (int t = 0; t < T_N; t++) {
 			long long k = 0;
 			float *all = xmalloc(sizeof *all * (n[t] ? n[t] : 1));
@@ -760,8 +760,14 @@ static const struct wparam oltp_params[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const struct wl_label oltp_labels[] = {
+	{ "new_order_tpm", "DBT-2's NOTPM (new-order transactions per minute), on SQLite" },
+	{ NULL },
+};
+
 const struct workload wl_oltp = {
 	.name = "oltp",
+	.labels = oltp_labels,
 	.summary = "TPC-C-like mix (new-order, payment, ...) by concurrent clients; tpm and latencies",
 	.params = oltp_params,
 	.needs = WL_NEEDS_DIR,

@@ -102,8 +102,15 @@ out:
 	return rc;
 }
 
+static const struct wl_label pgbench_labels[] = {
+	{ "tps", "pgbench: tps (without initial connection time)" },
+	{ "latency_mean_ms", "pgbench: latency average" },
+	{ NULL },
+};
+
 const struct workload wl_pgbench = {
 	.name = "pgbench",
+	.labels = pgbench_labels,
 	.summary = "PostgreSQL's pgbench (TPC-B-like or select-only) against a server started on the layout",
 	.params = pgbench_params,
 	.needs = WL_NEEDS_DIR,

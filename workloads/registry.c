@@ -53,6 +53,27 @@ const struct workload *workload_find(const char *name)
 	return NULL;
 }
 
+/* '*' matches any run of characters, everything else itself */
+static int glob_match(const char *g, const char *s)
+{
+	if (!*g)
+		return !*s;
+	if (*g == '*')
+		return glob_match(g + 1, s) || (*s && glob_match(g, s + 1));
+	return *g == *s && glob_match(g + 1, s + 1);
+}
+
+const char *wl_tool_label(const char *workload, const char *metric)
+{
+	const struct workload *w = workload_find(workload);
+	if (!w || !w->labels)
+		return NULL;
+	for (const struct wl_label *l = w->labels; l->metric; l++)
+		if (glob_match(l->metric, metric))
+			return l->label;
+	return NULL;
+}
+
 /* The plan parser's check (lib/plan.h): workload exists, parameters known. */
 int workload_check(const char *name, const struct kvpair *params, size_t n, char *err, size_t errlen)
 {

@@ -57,10 +57,18 @@ struct wctx {
 	void *priv;
 };
 
+/* A figure as the reference tool the seeds' authors ran prints it, so that
+ * a reader who knows ab, SFS or DBT-2 finds their number: metric (a glob,
+ * '*' any run of characters; the first that matches wins) -> that label. */
+struct wl_label {
+	const char *metric, *label;
+};
+
 struct workload {
 	const char *name;
 	const char *summary;
 	const struct wparam *params;	/* terminated by { NULL } */
+	const struct wl_label *labels;	/* terminated by { NULL }; may be NULL */
 	unsigned needs;
 	/* A layer the workload's programs come from (rootfs/build-userland
 	 * LAYERS), unless the plan sets layer_param (pgbench's bindir= on a
@@ -80,6 +88,9 @@ const struct workload *workload_find(const char *name);
 /* The plan parser's check (plan_workload_check, lib/plan.h) the host and
  * the appliance pass: the workload exists and every parameter is known. */
 int workload_check(const char *name, const struct kvpair *params, size_t n, char *err, size_t errlen);
+/* The label the reference tool prints for a figure of a workload
+ * ("ab: Requests per second"), or NULL. */
+const char *wl_tool_label(const char *workload, const char *metric);
 /* What the plan as a whole must say of its workloads (plan check and the
  * appliance, after plan_parse): each layer a workload needs is in the
  * plan's `requires`, and each workload's own plan_check holds. 0, or -1

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The names the seeds' authors know: compare shows each figure a reference
+# tool prints in that tool's words (ab's "Requests per second", SFS's
+# "ops/sec" and "msec/op", DBT-2's NOTPM, bonnie++'s and hdparm's column
+# heads) after the figures' table and in the report's captions; a figure
+# of ours with no such tool gets none; new-order throughput has one name
+# in both OLTP workloads.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BB" ] || skip_all "not built (run make)"
+plan 8
+python3 - >"$T/n.jsonl" <<'PY'
+import json, sys
+seq = 0
+def rec(b, t, d):
+    global seq
+    seq += 1
+    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+def m(name, v, unit="x", better="higher"):
+    return {"name": name, "value": v, "unit": unit, "better": better}
+for b in range(1, 5):
+    rel = "6.1.0-%d-amd64" % (170 if b % 2 else 180)
+    rec(b, "boot", {"kernel": {"release": rel, "version": "#1 SMP Debian 6.1.%d-1" % (170 if b % 2 else 180)}, "mode": "deterministic"})
+    runs = {"http": [m("requests_per_s", 900 + b), m("processing_mean_ms", 2 + b / 10, "ms", "lower"), m("p50", 3 + b / 10, "ms", "lower")],
+            "nfsmix": [m("load100_ops", 99 + b), m("load100_resp_ms", 4 + b / 10, "ms", "lower"), m("peak_ops", 200 + b)],
+            "dbt2": [m("new_order_tpm", 1000 + b)], "oltp": [m("new_order_tpm", 500 + b)],
+            "touch": [m("files_per_s", 10 + b)]}
+    for wl, ms in runs.items():
+        rec(b, "run", {"workload": wl, "layout": {"name": "t"}, "status": "ok", "metrics": ms})
+PY
+"$BB" compare "$T/n.jsonl" --html "$T/n.html" >"$T/n.out" 2>/dev/null
+is "$?" 0 "compare: exit 0"
+has() { grep -qxF "$1" "$T/n.out" || { diag "not in the output: $1"; return 1; }; }
+ok "ab's words for http's figures, Connection Times apart from the percentiles" \
+	sh -c "$(declare -f has); T='$T'; has '  http requests_per_s: ab: Requests per second' &&
+	       has '  http processing_mean_ms: ab: Connection Times, Processing' &&
+	       has '  http p50: ab: Percentage of the requests served within a certain time'"
+ok "SFS's words for nfsmix: a step's ops/sec and msec/op, and the peak" \
+	sh -c "$(declare -f has); T='$T'; has '  nfsmix load100_ops: SFS: ops/sec (achieved)' &&
+	       has '  nfsmix load100_resp_ms: SFS: msec/op' && has '  nfsmix peak_ops: SFS: peak ops/sec'"
+ok "DBT-2's NOTPM for dbt2 and for oltp, under one figure name" \
+	sh -c "$(declare -f has); T='$T'; has '  dbt2 new_order_tpm: DBT-2: NOTPM (new-order transactions per minute)' &&
+	       grep -q '^  oltp new_order_tpm: DBT-2.s NOTPM' '$T/n.out'"
+is "$(grep -c '^  [a-z0-9]* [a-z0-9_]*: ' "$T/n.out")" 8 "each once, and none for touch (no reference tool)"
+ok "the legend follows the figures' table" \
+	sh -c "sed -n '/^== figures/,/^as their reference tools print them:/p' '$T/n.out' | grep -q 'requests_per_s'"
+is "$(grep -o '<span class="tool">[^<]*</span>' "$T/n.html" | sort -u | wc -l)" 8 \
+	"the report's captions carry the tools' words (8 distinct labels)"
+ok "the report's caption for requests_per_s" grep -q 'requests_per_s (req/s\|requests_per_s (x, higher is better)<br><span class="tool">ab: Requests per second</span>' "$T/n.html"
+done_testing
