@@ -331,6 +331,38 @@ const struct cmp_boot *cmp_boot_of(const struct cmp *c, const char *id)
 	return find_boot(c, id);
 }
 
+/* The plan section a figure's run came from, added to the group's list
+ * (sections do not split rows: the same experiment in two sections is one
+ * row, and says so); at most CMP_SECTION_BYTES of names, then "...". */
+#define CMP_SECTION_BYTES 128
+static void group_section(struct cmp_group *g, const char *sec)
+{
+	char name[72];
+	size_t l;
+	if (!sec || !*sec)
+		return;
+	snprintf(name, sizeof name, "%.64s", sec);
+	text_clean(name);
+	if (!g->section) {
+		g->section = xstrdup(name);
+		return;
+	}
+	l = strlen(g->section);
+	if (l >= 3 && !strcmp(g->section + l - 3, "..."))
+		return;
+	/* already listed: as a whole name between ", " */
+	for (const char *p = g->section; (p = strstr(p, name)); p++)
+		if ((p == g->section || p[-1] == ' ') && (!p[strlen(name)] || p[strlen(name)] == ','))
+			return;
+	if (l + strlen(name) + 2 > CMP_SECTION_BYTES) {
+		g->section = xrealloc(g->section, l + 6);
+		memcpy(g->section + l, ", ...", 6);
+		return;
+	}
+	g->section = xrealloc(g->section, l + strlen(name) + 3);
+	snprintf(g->section + l, strlen(name) + 3, ", %s", name);
+}
+
 static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
 				  const char *lname, const char *metric, const char *unit, const char *better)
 {
@@ -949,6 +981,7 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 				     better_of(c, m));
 			if (!g)
 				continue;	/* past CMP_MAX_GROUPS: counted */
+			group_section(g, json_get_str(d, "section"));
 			if (json_get(m, "invalid") && json_get(m, "invalid")->t == J_BOOL && json_get(m, "invalid")->b) {
 				grow_cells(g, (size_t)k + 1);
 				g->cell[k].invalid++;
@@ -2095,6 +2128,7 @@ void cmp_free(struct cmp *c)
 		free(G->layout);
 		free(G->lkey);
 		free(G->key);
+		free(G->section);
 		free(G->tunables);
 		free(G->metric);
 		free(G->unit);

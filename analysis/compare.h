@@ -123,6 +123,8 @@ struct cmp_group {
 	char *mode, *workload, *params, *layout, *lkey, *tunables, *metric, *unit, *better;
 	char *key;		/* what cmp_group_lookup finds it by */
 	char *label;		/* parameters and tunables that tell this group from its siblings */
+	char *section;		/* figures: the plan sections its runs came from ("seed-002"; a few, then
+				 * "..."), NULL when none said */
 	char *inforce_diff;	/* tunables in force that differ between kernels, or NULL */
 	struct cmp_cell *cell;	/* one per kernel: grown as kernels appear, to nkernels by cmp_finish */
 	size_t ncell;

@@ -445,6 +445,23 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 	fputs("</svg>\n", o);
 }
 
+/* Under a figure's name: the words its reference tool prints, and the plan
+ * section its runs came from. */
+static void metric_notes(FILE *o, const struct cmp_group *G)
+{
+	const char *tool = wl_tool_label(G->workload, G->metric);
+	if (tool) {
+		fputs("<br><span class=\"tool\">", o);
+		html_esc(o, tool);
+		fputs("</span>", o);
+	}
+	if (G->section) {
+		fputs("<br><span class=\"tool\">section ", o);
+		html_esc(o, G->section);
+		fputs("</span>", o);
+	}
+}
+
 static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int kind)
 {
 	fprintf(o, "<div class=\"tw\"><table><tr><th class=\"l\">what differs</th><th class=\"l\">layout</th><th class=\"l\">%s</th><th>unit</th>",
@@ -465,6 +482,8 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 		html_esc(o, G->layout);
 		fputs("</td><td class=\"l\">", o);
 		html_esc(o, G->metric);
+		if (kind == CMP_FIGURE)
+			metric_notes(o, G);
 		fputs("</td><td>", o);
 		html_esc(o, G->unit);
 		fputs("</td>", o);

@@ -5,12 +5,13 @@
 # it as refused, apart from the runs where mq-deadline held; a plan that sets
 # no tunable still records the queue settings in force on every device.
 # How QEMU entered the kernel is recorded too: PVH (the ELF image, the
-# default for a kernel that has the entry point) or the bzImage.
+# default for a kernel that has the entry point) or the bzImage. Two boots
+# that differ only in memory are two columns, and compare --by memory.
 . "$(dirname "$0")/lib.sh"
 g=${KERNEL:-debian-6.1-generic} r=${KERNEL_RT:-debian-6.1-rt}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$g" && need_kernel "$r" || skip_all "$g or $r not fetched (make kernels)"
-plan 18
+plan 21
 
 printf 'plan ident\niterations 2\ntimeout 120\nlayout raw fs=ext2\ntunable scheduler mq-deadline bfq\nworkload tcpbw total=4M msg=64K\nworkload tcpbw total=4M msg=8K\n' > "$T/ident.plan"
 "$BB" mkresults "$T/r.img" --size 8M --plan "$T/ident.plan" 2>/dev/null
@@ -45,6 +46,20 @@ is "$rc" 0 "a plan that sets no tunable (booted through the bzImage: --bzimage)"
 "$BB" collect "$T/p.img" 2>/dev/null | jq -c 'select(.type=="run") | .data.tunables' > "$T/pt"
 ok "... still records what was in force (virtio-blk's default scheduler none, read_ahead_kb, ...), requested nothing" \
 	all_true "$T/pt" '(.requested == {}) and ([.in_force[]] | length == 1) and ([.in_force[].scheduler] == ["none"]) and ([.in_force[] | has("read_ahead_kb") and has("max_sectors_kb")] | all)'
+
+# Two boots that differ only in memory (seed 004: "the difference may go
+# away with smaller/larger memory"): the same plan, kernel and entry, 1024
+# and 768 MiB. They are never pooled, and compare --by memory sets them
+# side by side.
+"$BB" mkresults "$T/m.img" --size 8M --plan "$T/plain.plan" 2>/dev/null
+boot "$g" "$T/m.log" --results "$T/m.img" --scratch 1:64M --bzimage --memory 768; rc=$?
+is "$rc" 0 "the plain plan again, at --memory 768"
+"$BB" compare "$T/p.img" "$T/m.img" --summary > "$T/mk" 2>&1
+ok "by kernel: two columns, the second named by its memory alone" \
+	grep -Eq '^[0-9.]+ generic, (704|768) MiB vs [0-9.]+ generic: ' "$T/mk" || sed 's/^/# /' "$T/mk"
+"$BB" compare "$T/p.img" "$T/m.img" --by memory --summary > "$T/mm" 2>&1
+ok "--by memory: MemTotal's values side by side, the first read the baseline" \
+	grep -Eq '^(704|768) MiB vs (960|1024) MiB: [0-9]+ figures' "$T/mm" || sed 's/^/# /' "$T/mm"
 
 "$BB" collect "$T/r.img" 2>/dev/null | jq -c 'select(.type=="boot") | .data' > "$T/boots"
 ok "the two boots entered through PVH (CONFIG_PVH: the ELF image, no decompressor), and say so" \

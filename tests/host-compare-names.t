@@ -4,10 +4,10 @@
 # "ops/sec" and "msec/op", DBT-2's NOTPM, bonnie++'s and hdparm's column
 # heads) after the figures' table and in the report's captions; a figure
 # of ours with no such tool gets none; new-order throughput has one name
-# in both OLTP workloads.
+# in both OLTP workloads; the report names each row's plan section.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 8
+plan 11
 python3 - >"$T/n.jsonl" <<'PY'
 import json, sys
 seq = 0
@@ -24,8 +24,12 @@ for b in range(1, 5):
             "nfsmix": [m("load100_ops", 99 + b), m("load100_resp_ms", 4 + b / 10, "ms", "lower"), m("peak_ops", 200 + b)],
             "dbt2": [m("new_order_tpm", 1000 + b)], "oltp": [m("new_order_tpm", 500 + b)],
             "touch": [m("files_per_s", 10 + b)]}
+    secs = {"http": "seed-002", "nfsmix": "seed-003" if b % 2 else "seed-003-big", "dbt2": "seed-004", "oltp": "seed-004"}
     for wl, ms in runs.items():
-        rec(b, "run", {"workload": wl, "layout": {"name": "t"}, "status": "ok", "metrics": ms})
+        d = {"workload": wl, "layout": {"name": "t"}, "status": "ok", "metrics": ms}
+        if wl in secs:
+            d["section"] = secs[wl]
+        rec(b, "run", d)
 PY
 "$BB" compare "$T/n.jsonl" --html "$T/n.html" >"$T/n.out" 2>/dev/null
 is "$?" 0 "compare: exit 0"
@@ -43,7 +47,12 @@ ok "DBT-2's NOTPM for dbt2 and for oltp, under one figure name" \
 is "$(grep -c '^  [a-z0-9]* [a-z0-9_]*: ' "$T/n.out")" 8 "each once, and none for touch (no reference tool)"
 ok "the legend follows the figures' table" \
 	sh -c "sed -n '/^== figures/,/^as their reference tools print them:/p' '$T/n.out' | grep -q 'requests_per_s'"
-is "$(grep -o '<span class="tool">[^<]*</span>' "$T/n.html" | sort -u | wc -l)" 8 \
+is "$(grep -o '<span class="tool">[^<]*</span>' "$T/n.html" | grep -v '>section ' | sort -u | wc -l)" 8 \
 	"the report's captions carry the tools' words (8 distinct labels)"
 ok "the report's caption for requests_per_s" grep -q 'requests_per_s (req/s\|requests_per_s (x, higher is better)<br><span class="tool">ab: Requests per second</span>' "$T/n.html"
+ok "the report names each row's plan section" \
+	sh -c "grep -q 'requests_per_s<br><span class=\"tool\">ab: Requests per second</span><br><span class=\"tool\">section seed-002</span>' '$T/n.html'"
+ok "a row whose runs came from two sections names both, each once" \
+	grep -q 'load100_ops<br><span class="tool">SFS: ops/sec (achieved)</span><br><span class="tool">section seed-003, seed-003-big</span></td>' "$T/n.html"
+ok "a row of no section says none" sh -c "grep -q '>files_per_s</td>' '$T/n.html'"
 done_testing
