@@ -8,7 +8,7 @@
 k=${KERNEL:-debian-6.1-generic}
 P=$TOP/rootfs/overlay/etc/bootbench/plans
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
-plan 17
+plan 19
 
 # the same runs in the same order, parameters aside
 shape() { "$BB" plan show "$1" | awk '{print $1, $2, $3, $4, $5}'; }
@@ -19,10 +19,10 @@ shape "$P/seeds-quick.plan" >"$T/quick.shape"
 ok "seeds-quick has runs ($(wc -l <"$T/quick.shape"))" test -s "$T/quick.shape"
 ok "seeds-quick runs what one iteration of seeds runs, in the same order (sizes aside)" \
 	cmp -s "$T/full.shape" "$T/quick.shape"
-is "$(awk '{print $2}' "$T/quick.shape" | uniq | tr '\n' ' ')" "seed-000 seed-000-ramdisk seed-000-scheduler seed-000-read-ahead seed-000-nr-requests seed-001 seed-002 seed-004 " \
-	"a section per report (003, SPEC SFS over NFS, waits for the NFS workload)"
+is "$(awk '{print $2}' "$T/quick.shape" | uniq | tr '\n' ' ')" "seed-000 seed-000-ramdisk seed-000-scheduler seed-000-read-ahead seed-000-nr-requests seed-001 seed-002 seed-003 seed-004 " \
+	"a section per report, 000 to 004"
 ok "every section cites its report (a comment naming the seed file's number)" sh -c "
-	for s in 000 001 002 004; do grep -q \"^# \$s - \" '$P/seeds.plan' || exit 1; done"
+	for s in 000 001 002 003 004; do grep -q \"^# \$s - \" '$P/seeds.plan' || exit 1; done"
 # the reports' own parameters, where a boot holds them
 ok "seeds.plan: dd of 1 GiB with 1 MiB blocks, RAID1-ext3 / xfs / ext2 / ramdisk-ext3, deadline, read_ahead_kb 0 256, nr_requests 1024" sh -c "
 	grep -q '^workload stream size=1G bs=1M' '$P/seeds.plan' &&
@@ -31,7 +31,12 @@ ok "seeds.plan: dd of 1 GiB with 1 MiB blocks, RAID1-ext3 / xfs / ext2 / ramdisk
 	grep -q '^layout s000-ramdisk-ext3 ramdisk=256M fs=ext3' '$P/seeds.plan' &&
 	grep -q '^tunable scheduler mq-deadline' '$P/seeds.plan' && grep -q '^tunable read_ahead_kb 0 256' '$P/seeds.plan' &&
 	grep -q '^tunable nr_requests 1024' '$P/seeds.plan'"
-ok "seeds.plan: bonnie on md RAID0 of 4 disks, 128 KiB chunk; ab -n 100000 -c 2 on 51200 bytes" sh -c "
+ok "seeds.plan: SFS97's steps against nfsd (500, 1000, 1500 ops/s, 300 s each after 300 s, 48 processes) on ext3 and ext2" sh -c "
+	grep -q '^workload nfsmix loads=500,1000,1500 step=300 warmup=300 procs=48 ' '$P/seeds.plan' &&
+	grep -q '^layout s003-ext3 fs=ext3' '$P/seeds.plan' && grep -q '^layout s003-ext2 fs=ext2' '$P/seeds.plan' &&
+	grep -q '^nfsserver .*export=rw,sync,no_wdelay' '$P/seeds.plan'"
+ok "seeds.plan: bonnie's 2 GiB file (over 2x the 1 GiB its requires line asks) on md RAID0 of 4 disks, 128 KiB chunk; ab -n 100000 -c 2 on 51200 bytes" sh -c "
+	grep -q '^requires memory=1G disks=4$' '$P/seeds.plan' && grep -q '^workload bonnie size=2G$' '$P/seeds.plan' &&
 	grep -q '^layout s001-raid0-ext2 md=raid0 disks=4 chunk=128K fs=ext2' '$P/seeds.plan' &&
 	grep -q '^workload http requests=100000 concurrency=2 size=51200' '$P/seeds.plan'"
 
@@ -54,10 +59,13 @@ missing=$(want \
 	"seed-001 stream write_MBps" "seed-001 stream read_MBps" "seed-001 bonnie seeks" "seed-001 bonnie put_block" "seed-001 bonnie get_block" \
 	"seed-002 http requests_per_s" "seed-002 http time_per_request_ms" "seed-002 tcpbw bandwidth" \
 	"seed-002 hdparm cached_read" "seed-002 hdparm buffered_read" \
+	"seed-003 nfsmix load50_ops" "seed-003 nfsmix load50_resp_ms" "seed-003 nfsmix load200_ops" "seed-003 nfsmix peak_ops" \
 	"seed-004 oltp new_order_tpm" "seed-004 oltp new_order_p90_ms")
 is "${missing:-none}" none "every seed figure is in the records, under its section"
 ok "seed-001: bonnie's CSV line (bonnie++ 1.98 format) is in its record" \
 	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.csv | test("^1\\.98,")'
+ok "seed-001: bonnie's 8 MB file fits in a 512 MB boot's page cache, and its record says so" \
+	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.size_per_memory < 2 and (.warnings | any(test("read the page cache")))'
 ok "seed-000: the tunables held on the md members (mq-deadline, nr_requests 1024)" \
 	all_true "$T/runs" 'select(.layout.name == "s000-raid1-ext3") | .tunables.in_force.vdb.scheduler == "mq-deadline" and .tunables.in_force.vdb.nr_requests == "1024"'
 # the thread's tunables, each against the kernel's own setting, as columns

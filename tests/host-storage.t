@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v jq >/dev/null || skip_all "jq missing (scripts/install-deps)"
-plan 20
+plan 21
 mkdir -p "$T/d"
 
 # names UNIT BETTER of a record's metrics, one per line
@@ -73,6 +73,8 @@ done
 is "$(figures "$T/bonnie" | tr '\n' ' ')" "$want" "bonnie: each phase's rate (KiB/s, seeks/s, files/s), CPU % and latency"
 ok "bonnie: rates positive, CPU and latency not negative, all finite" \
 	values_ok "$T/bonnie" '^(putc|put_block|rewrite|getc|get_block|seeks|seq_create|seq_stat|seq_del|ran_create|ran_stat|ran_del)$'
+ok "bonnie: a 4M file on this machine fits in the page cache: said in the record, with its share of MemTotal" \
+	jq -e '(.data.warnings | any(test("^size=4194304 is [0-9.e-]+x this boot.s memory \\(MemTotal [0-9]+ KiB\\): block input and rewrite read the page cache"))) and .data.details.size_per_memory < 2' "$T/bonnie" >/dev/null
 csv=$(jq -r .data.details.csv "$T/bonnie")
 is "$(echo "$csv" | awk -F, '{print NF}')" 50 "bonnie: the CSV line has bonnie++ 2.00a's 50 fields"
 is "$(echo "$csv" | cut -d, -f1,2,4-9,22)" "1.98,bootbench,1,7,4M,,2000,3,1" \
