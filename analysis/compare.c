@@ -117,8 +117,8 @@ static int series_index(struct cmp *c, const struct cmp_boot *b)
 	if (by_label >= 0 && by_release >= 0) {
 		if (!c->series_clash[0])
 			snprintf(c->series_clash, sizeof c->series_clash,
-				 "--series names \"%s\" as \"%s\" and its release \"%.60s\" as well (which another "
-				 "kernel may share): name each kernel once, by its label", b->label, b->label, b->release);
+				 "--series names kernel \"%s\" twice, by its label and by its release \"%.60s\" (which "
+				 "another kernel may share): name it once, by its label", b->label, b->release);
 		return CMP_OFF_SERIES;
 	}
 	if (by_label < 0 && by_release < 0) {
@@ -148,7 +148,7 @@ const char *cmp_set_series(struct cmp *c, const char *list)
 	if (c->nseries)
 		return "--series given twice";
 	if (strlen(list) > 4096)
-		return "--series is too long (at most 32 kernels)";
+		return "--series is too long (at most 4096 bytes)";
 	c->series_buf = xstrdup(list);
 	/* K1,K2: a comma followed by a space is part of a name, as in the
 	 * label "6.1.192 generic, 1024 MiB" */
@@ -264,11 +264,28 @@ static void group_key(struct sbuf *key, int kind, const char *mode, const char *
 /* The group of those keys: found, else made when make and fewer than
  * CMP_MAX_GROUPS of its kind are held, else NULL (a figure's or counter's
  * value is then counted in dropped_values here, a function by add_profile). */
+/* Figures renamed since records were first written: the old name is the
+ * same figure (oltp said tpm_new_order where dbt2 says new_order_tpm). */
+static const char *metric_now(int kind, const char *wl, const char *metric)
+{
+	static const struct {
+		const char *workload, *old, *now;
+	} renamed[] = {
+		{ "oltp", "tpm_new_order", "new_order_tpm" },
+	};
+	if (kind == CMP_FIGURE)
+		for (size_t i = 0; i < sizeof renamed / sizeof *renamed; i++)
+			if (!strcmp(wl, renamed[i].workload) && !strcmp(metric, renamed[i].old))
+				return renamed[i].now;
+	return metric;
+}
+
 static struct cmp_group *group_find(struct cmp *c, int kind, const char *mode, const char *wl, const struct run_id *id,
 				    const char *lname, const char *metric, const char *unit, const char *better, int make)
 {
 	struct sbuf key = { 0 };
 	size_t i;
+	metric = metric_now(kind, wl, metric);
 	group_key(&key, kind, mode, wl, id, metric, unit, better);
 	i = strmap_get(&c->group_ix, key.s);
 	if (i != (size_t)-1 || !make) {
@@ -2019,6 +2036,11 @@ size_t cmp_significant(const struct cmp *c, const char *mode, int kind, size_t k
 	sort_k = k;
 	qsort(out, n, sizeof *out, by_size);
 	return n;
+}
+
+const char *cmp_tool_label(const struct cmp *c, const struct cmp_group *G)
+{
+	return c->tool_label && G->kind == CMP_FIGURE ? c->tool_label(G->workload, G->metric) : NULL;
 }
 
 void cmp_group_title(const struct cmp_group *G, char *out, size_t len)

@@ -187,6 +187,10 @@ struct cmp {
 	const char *src;	/* for messages */
 	int by;			/* CMP_BY_*: --by */
 	const char *by_name;	/* --by tunable.NAME, cmdline.KEY: the NAME or KEY */
+	/* A figure's label in its reference tool's words, or NULL: the
+	 * workloads know them (wl_tool_label); the analysis is linked without
+	 * them into the unit tests, so the command passes the lookup in. */
+	const char *(*tool_label)(const char *workload, const char *metric);
 	/* data */
 	struct cmp_boot *boots;
 	size_t nboots, bcap;
@@ -352,6 +356,10 @@ const char *why_none(const struct cmp *c, const struct cmp_group *F, size_t k, c
 int cmp_write_html(const struct cmp *c, const char *path);
 /* s as HTML text or an attribute value: < > & " escaped (report.c) */
 void html_esc(FILE *o, const char *s);
+/* before, then a note in the report's smaller type: prefix and text
+ * (escaped); nothing when text is NULL. A figure's reference-tool words
+ * and plan section. */
+void html_note(FILE *o, const char *before, const char *prefix, const char *text);
 
 /* Helpers shared by the text and HTML output. */
 enum { CMP_D_NONE, CMP_D_CHANGED, CMP_D_UNCHANGED, CMP_D_UNDECIDED };
@@ -380,6 +388,8 @@ int cmp_mode_has(const struct cmp *c, const char *mode, int kind);
  * worse, then better, then changed (no direction), each largest first;
  * returns how many. */
 size_t cmp_significant(const struct cmp *c, const char *mode, int kind, size_t k, size_t *out);
+/* G's label in its reference tool's words ("ab: Requests per second"), or NULL */
+const char *cmp_tool_label(const struct cmp *c, const struct cmp_group *G);
 /* "workload [label] / layout: metric" */
 void cmp_group_title(const struct cmp_group *G, char *out, size_t len);
 /* "6.1.192 rt" from a release and version string. */

@@ -11,7 +11,6 @@
 
 #include "compare.h"
 #include "strmap.h"
-#include "workload.h"
 #include "xio.h"
 
 #define SUMMARY_COUNTERS 12	/* counter changes listed per comparison; the table has the rest */
@@ -230,7 +229,7 @@ static void tool_labels(const struct cmp *c, FILE *o, const char *mode)
 		const struct cmp_group *G = &c->groups[g];
 		const char *l;
 		char key[256];
-		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || !(l = wl_tool_label(G->workload, G->metric)))
+		if (G->kind != CMP_FIGURE || strcmp(G->mode, mode) || !(l = cmp_tool_label(c, G)))
 			continue;
 		snprintf(key, sizeof key, "%.120s %.120s", G->workload, G->metric);
 		if (strmap_get(&seen, key) != (size_t)-1)

@@ -14,7 +14,6 @@
 
 #include "compare.h"
 #include "json.h"
-#include "workload.h"
 #include "xio.h"
 
 static const char *const palette[] = { "#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f" };
@@ -37,7 +36,6 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 	const int W = 360, H = 150, top = 8, bottom = 30, left = 10;
 	double maxv = 0;
 	size_t nk = c->nkernels;
-	const char *tool;
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
 		double hi = x->n ? x->s.mean + (isfinite(x->s.sd) ? x->s.sd : 0) : 0;
@@ -59,11 +57,7 @@ static void bar_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 		fputs(" is better", o);
 	}
 	fputs(")", o);
-	if ((tool = wl_tool_label(G->workload, G->metric))) {
-		fputs("<br><span class=\"tool\">", o);	/* in the words of the tool the seeds ran */
-		html_esc(o, tool);
-		fputs("</span>", o);
-	}
+	html_note(o, "<br>", "", cmp_tool_label(c, G));
 	fprintf(o, "</figcaption><svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		W, H, W, H);
 	for (size_t k = 0; k < nk; k++) {
@@ -447,19 +441,19 @@ static void forest(FILE *o, const struct cmp *c, const char *mode, size_t k)
 
 /* Under a figure's name: the words its reference tool prints, and the plan
  * section its runs came from. */
-static void metric_notes(FILE *o, const struct cmp_group *G)
+static void metric_notes(FILE *o, const struct cmp *c, const struct cmp_group *G)
 {
-	const char *tool = wl_tool_label(G->workload, G->metric);
-	if (tool) {
-		fputs("<br><span class=\"tool\">", o);
-		html_esc(o, tool);
-		fputs("</span>", o);
-	}
-	if (G->section) {
-		fputs("<br><span class=\"tool\">section ", o);
-		html_esc(o, G->section);
-		fputs("</span>", o);
-	}
+	html_note(o, "<br>", "", cmp_tool_label(c, G));
+	html_note(o, "<br>", "section ", G->section);
+}
+
+void html_note(FILE *o, const char *before, const char *prefix, const char *text)
+{
+	if (!text)
+		return;
+	fprintf(o, "%s<span class=\"tool\">%s", before, prefix);
+	html_esc(o, text);
+	fputs("</span>", o);
 }
 
 static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int kind)
@@ -483,7 +477,7 @@ static void group_rows(FILE *o, const struct cmp *c, size_t g0, size_t g1, int k
 		fputs("</td><td class=\"l\">", o);
 		html_esc(o, G->metric);
 		if (kind == CMP_FIGURE)
-			metric_notes(o, G);
+			metric_notes(o, c, G);
 		fputs("</td><td>", o);
 		html_esc(o, G->unit);
 		fputs("</td>", o);

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "compare.h"
-#include "workload.h"
 
 size_t cmp_series_first_change(const struct cmp *c, const struct cmp_group *G)
 {
@@ -35,39 +34,45 @@ static double pct(const struct cmp *c, const struct cmp_group *G, size_t k)
 	return isfinite(x->change) ? 100 * (1 + x->change) : NAN;
 }
 
-/* Kernels (not K1) at which G has runs but no test against K1 (one boot
- * a side, a zero or missing K1 mean, settings that differ): their K
- * numbers into buf ("K2, K4"); returns how many. */
-static size_t untested(const struct cmp *c, const struct cmp_group *G, char *buf, size_t len)
-{
-	size_t n = 0, l = 0;
-	buf[0] = 0;
-	for (size_t k = 0; k < c->nkernels && k < G->ncell; k++) {
-		const struct cmp_cell *x = &G->cell[k];
-		if (k == c->base || !x->n || isfinite(x->p))
-			continue;
-		if (l + 8 < len)
-			l += (size_t)snprintf(buf + l, len - l, "%sK%zu", n ? ", " : "", k + 1);
-		n++;
-	}
-	return n;
-}
-
-/* why G is untested: the first reason that holds */
-static const char *untested_why(const struct cmp *c, const struct cmp_group *G)
-{
-	const struct cmp_cell *a = &G->cell[c->base];
-	if (!a->n)
-		return "K1 has no ok runs of it";
-	if (a->s.mean == 0)
-		return "K1's mean is 0: no percentage of it";
-	return "one boot a side (or settings that differ): nothing to test";
-}
-
 static const char *better_word(const struct cmp_group *G)
 {
 	int d = cmp_direction(G->better);
 	return d > 0 ? "higher is better" : d < 0 ? "lower is better" : "no direction";
+}
+
+/* Why G has no test against K1 at kernel k (not K1), or NULL: it has one */
+static const char *untested_why(const struct cmp *c, const struct cmp_group *G, size_t k)
+{
+	const struct cmp_cell *a = &G->cell[c->base], *x = k < G->ncell ? &G->cell[k] : NULL;
+	if (!x || !x->n)
+		return "no ok runs there";
+	if (isfinite(x->p))
+		return NULL;
+	if (!a->n)
+		return "K1 has no ok runs of it";
+	if (a->s.mean == 0)
+		return "K1's mean is 0";
+	return "one boot a side, or settings that differ";
+}
+
+/* The kernels (not K1) at which G has no test against K1, each with why
+ * ("K2 (no ok runs there), K4 (one boot a side, ...)") into buf; returns
+ * how many. */
+static size_t untested(const struct cmp *c, const struct cmp_group *G, char *buf, size_t len)
+{
+	size_t n = 0, l = 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const char *why = k == c->base ? NULL : untested_why(c, G, k);
+		if (!why)
+			continue;
+		if (l + 80 < len)
+			l += (size_t)snprintf(buf + l, len - l, "%sK%zu (%s)", n ? ", " : "", k + 1, why);
+		else if (l + 5 < len && !strstr(buf, "..."))
+			l += (size_t)snprintf(buf + l, len - l, ", ...");
+		n++;
+	}
+	return n;
 }
 
 /* "K2 6.1.192 generic: -16.4% [-18.0%, -15.1%] q=2.5e-08, worse";
@@ -77,10 +82,10 @@ static void first_text(const struct cmp *c, const struct cmp_group *G, char *out
 {
 	size_t k = cmp_series_first_change(c, G);
 	const struct cmp_cell *x;
-	char iv[64] = "", ks[96];
+	char iv[64] = "", ks[512];
 	if (!k) {
 		if (untested(c, G, ks, sizeof ks))
-			snprintf(out, len, "not tested at %s: %s", ks, untested_why(c, G));
+			snprintf(out, len, "not tested at %s", ks);
 		else
 			snprintf(out, len, "-");
 		return;
@@ -112,7 +117,7 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 			if (cmp_series_first_change(c, G))
 				changed++;
 			else {
-				char ks[96];
+				char ks[512];
 				notest += !!untested(c, G, ks, sizeof ks);
 			}
 		}
@@ -131,7 +136,7 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 		fputs("  first changed\n", o);
 		for (size_t g = 0; g < c->ngroups; g++) {
 			const struct cmp_group *G = &c->groups[g];
-			char t[512], f[256];
+			char t[512], f[600];
 			if (G->kind != CMP_FIGURE || strcmp(G->mode, mode))
 				continue;
 			cmp_group_title(G, t, sizeof t);
@@ -162,8 +167,7 @@ static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G
 	const int W = 360, H = 170, L = 44, R = 12, T = 10, B = 24;
 	size_t nk = c->nkernels, first = cmp_series_first_change(c, G);
 	double lo = 100, hi = 100;
-	char title[512], f[256];
-	const char *tool;
+	char title[512], f[600];
 	for (size_t k = 0; k < nk; k++) {
 		const struct cmp_cell *x = &G->cell[k];
 		double p = pct(c, G, k);
@@ -189,11 +193,7 @@ static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G
 	fputs(", ", o);
 	html_esc(o, better_word(G));
 	fputs(")", o);
-	if ((tool = wl_tool_label(G->workload, G->metric))) {
-		fputs(", <span class=\"tool\">", o);
-		html_esc(o, tool);
-		fputs("</span>", o);
-	}
+	html_note(o, ", ", "", cmp_tool_label(c, G));
 	fputs(": ", o);
 	first_text(c, G, f, sizeof f);
 	if (first) {

@@ -63,14 +63,16 @@ const char compare_usage[] =
 "                 default is the tunable's `default` (the kernel's own\n"
 "                 setting), else the first value read.\n"
 "  --series K1,K2,...  a series of kernels (seed 003's six 2.4 kernels): the\n"
-"                 columns in that order, K1 the baseline; each K a kernel's\n"
-"                 label (\"6.1.192 rt\") or release (uname -r), once (a comma\n"
-"                 and a space belong to a name: \"6.1.192 rt, 1024 MiB\");\n"
+"                 columns in that order, K1 the baseline (--baseline, if\n"
+"                 given, must name K1). Each K is a kernel's label (\"6.1.192\n"
+"                 rt\") or its release (uname -r), each kernel once; a comma\n"
+"                 and a space belong to a name (\"6.1.192 rt, 1024 MiB\"). A\n"
+"                 release that two labels share is refused, not pooled;\n"
 "                 kernels not named are left out, and said so. Adds the\n"
-"                 series view: each\n"
-"                 figure as % of K1 at every kernel, '*' where it changed\n"
-"                 against K1 (the same test and FDR as the rest), and the\n"
-"                 first kernel at which it changed; the report draws a line\n"
+"                 series view: each figure as % of K1 at every kernel, '*'\n"
+"                 where it changed against K1 (the same test and FDR as the\n"
+"                 rest), and the first kernel at which it changed, or where\n"
+"                 it could not be tested and why; the report draws a line\n"
 "                 chart per figure.\n"
 "  --summary      the summary only\n"
 "  --significant  the summary, then only the rows with a significant change\n"
@@ -112,6 +114,7 @@ const char compare_usage[] =
 #include "json.h"
 #include "recsource.h"
 #include "stats.h"
+#include "workload.h"
 #include "xio.h"
 
 static void on_line(void *ctx, const char *line, size_t len, const char *where)
@@ -147,6 +150,7 @@ int compare_main(int argc, char **argv)
 	unsigned what = CMP_OUT_SUMMARY | CMP_OUT_TABLE;
 
 	cmp_init(&c);
+	c.tool_label = wl_tool_label;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cmp_option_takes_value(a)) {

@@ -7,7 +7,7 @@
 # in both OLTP workloads; the report names each row's plan section.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 11
+plan 12
 python3 - >"$T/n.jsonl" <<'PY'
 import json, sys
 seq = 0
@@ -45,8 +45,11 @@ ok "DBT-2's NOTPM for dbt2 and for oltp, under one figure name" \
 	sh -c "$(declare -f has); T='$T'; has '  dbt2 new_order_tpm: DBT-2: NOTPM (new-order transactions per minute)' &&
 	       grep -q '^  oltp new_order_tpm: DBT-2.s NOTPM' '$T/n.out'"
 is "$(grep -c '^  [a-z0-9]* [a-z0-9_]*: ' "$T/n.out")" 8 "each once, and none for touch (no reference tool)"
-ok "the legend follows the figures' table" \
-	sh -c "sed -n '/^== figures/,/^as their reference tools print them:/p' '$T/n.out' | grep -q 'requests_per_s'"
+head_at=$(grep -n '^== figures' "$T/n.out" | head -1 | cut -d: -f1)
+row_at=$(grep -n '^http / t .* requests_per_s ' "$T/n.out" | tail -1 | cut -d: -f1)
+legend_at=$(grep -n '^as their reference tools print them:$' "$T/n.out" | head -1 | cut -d: -f1)
+ok "the legend follows the figures' table (lines ${head_at:-?}, ${row_at:-?}, ${legend_at:-?})" \
+	test "${head_at:-0}" -gt 0 -a "${row_at:-0}" -gt "${head_at:-0}" -a "${legend_at:-0}" -gt "${row_at:-0}"
 is "$(grep -o '<span class="tool">[^<]*</span>' "$T/n.html" | grep -v '>section ' | sort -u | wc -l)" 8 \
 	"the report's captions carry the tools' words (8 distinct labels)"
 ok "the report's caption for requests_per_s" grep -q 'requests_per_s (req/s\|requests_per_s (x, higher is better)<br><span class="tool">ab: Requests per second</span>' "$T/n.html"
@@ -55,4 +58,12 @@ ok "the report names each row's plan section" \
 ok "a row whose runs came from two sections names both, each once" \
 	grep -q 'load100_ops<br><span class="tool">SFS: ops/sec (achieved)</span><br><span class="tool">section seed-003, seed-003-big</span></td>' "$T/n.html"
 ok "a row of no section says none" sh -c "grep -q '>files_per_s</td>' '$T/n.html'"
+# records from before the rename: oltp's tpm_new_order is the same figure
+# (boots 1 and 2, one of each kernel, say the old name)
+jq -c 'if .type == "run" and .data.workload == "oltp" and (.boot_id | test("[12]$")) then .data.metrics[0].name = "tpm_new_order" else . end' \
+	"$T/n.jsonl" >"$T/old.jsonl"
+"$BB" compare "$T/old.jsonl" 2>/dev/null >"$T/old.out"
+ok "oltp's old name tpm_new_order pools with new_order_tpm: one row, both boots of each kernel in it" \
+	sh -c "[ \$(grep -c tpm_new_order '$T/old.jsonl') = 2 ] && [ \$(grep -c '^oltp / t ' '$T/old.out') = 1 ] &&
+	       grep -q '^oltp / t .* new_order_tpm .* n=2 .* n=2 ' '$T/old.out'"
 done_testing

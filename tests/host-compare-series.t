@@ -9,7 +9,7 @@
 # are refused with the reason.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 30
+plan 31
 python3 - >"$T/s.jsonl" <<'PY'
 import json, random, sys
 random.seed(3)
@@ -83,6 +83,8 @@ for b in range(1, 10):
     rec(b, "boot", {"kernel": {"release": "6.1.0-%d-amd64" % (170 + 10 * min(k, 1)), "version": "#1 SMP Debian 6.1.%d-1" % (170 + 10 * min(k, 1))},
                     "userland": "u", "mode": "deterministic", "memory": {"total_kib": mem, "unit": "KiB"}})
     ms = [{"name": "neg", "value": [-10, -5, -20][k] + 0.01 * b, "unit": "dB", "better": "higher"}]
+    if k != 1:   # none on the second kernel
+        ms.append({"name": "gap", "value": 3 + 0.01 * b, "unit": "s", "better": "lower"})
     if b <= 3:   # one boot a kernel
         ms.append({"name": "once", "value": [10, 20, 10][k], "unit": "s", "better": "lower"})
     rec(b, "run", {"workload": "w", "layout": {"name": "t"}, "status": "ok", "metrics": ms})
@@ -91,14 +93,17 @@ O="6.1.170 generic,6.1.180 generic,6.1.180 generic, 1024 MiB"
 "$BB" compare "$T/odd.jsonl" --series "$O" --summary --html "$T/odd.html" >"$T/odd.out" 2>"$T/odd.err"
 is "$?" 0 "a label with a comma and a space is one name in the series"
 ok "one boot a side: not tested, and said so, never 'no change'" \
-	sh -c "grep -Eq '^w / t: once .* 100\.0 +200\.0 +100\.0  not tested at K2, K3: one boot a side' '$T/odd.out' &&
-	       grep -q '1 more not tested at some kernel' '$T/odd.out' &&
-	       grep -q 'w / t: once (% of K1; s, lower is better): not tested at K2, K3' '$T/odd.html'"
+	sh -c "grep -Eq '^w / t: once .* 100\.0 +200\.0 +100\.0  not tested at K2 \(one boot a side, or settings that differ\), K3 \(one boot' '$T/odd.out' &&
+	       grep -q '2 more not tested at some kernel' '$T/odd.out' &&
+	       grep -q 'w / t: once (% of K1; s, lower is better): not tested at K2 (one boot a side' '$T/odd.html'"
+ok "a kernel without ok runs of a figure: not tested there, and said so" \
+	sh -c "grep -Eq '^w / t: gap .* 100\.0 +- +[0-9.]+  not tested at K2 \(no ok runs there\)' '$T/odd.out' &&
+	       grep -q 'w / t: gap (% of K1; s, lower is better): not tested at K2 (no ok runs there)' '$T/odd.html'"
 ok "a negative figure: -5 against -10 (higher is better) is 150% (and -20 is 0%: 100 + the change), better" \
 	grep -Eq '^w / t: neg .* 100\.0 +1(49|50)\.[0-9]\* +-?0\.[0-9]\*  K2 6\.1\.180 generic: \+(49|50)\.[0-9]% .*better' "$T/odd.out"
 "$BB" compare "$T/s.jsonl" --series "6.1.170 generic,6.1.0-170-amd64" >/dev/null 2>"$T/twice.err"
 ok "one kernel named twice, by label and by release: refused, said so" \
-	sh -c "[ $? = 1 ] && grep -q 'names \"6.1.170 generic\" as \"6.1.170 generic\" and its release' '$T/twice.err'"
+	sh -c "[ $? = 1 ] && grep -q 'names kernel \"6.1.170 generic\" twice, by its label and by its release' '$T/twice.err'"
 "$BB" compare "$T/s.jsonl" --series "x,y" >/dev/null 2>"$T/xy.err"
 ok "no name matches: the first one missing is named, with what there is" \
 	grep -q 'no kernel "x" in these records (a label or a release; the others were: "6.1.190 generic", "6.1.170 generic"' "$T/xy.err"

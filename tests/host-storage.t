@@ -74,7 +74,7 @@ is "$(figures "$T/bonnie" | tr '\n' ' ')" "$want" "bonnie: each phase's rate (Ki
 ok "bonnie: rates positive, CPU and latency not negative, all finite" \
 	values_ok "$T/bonnie" '^(putc|put_block|rewrite|getc|get_block|seeks|seq_create|seq_stat|seq_del|ran_create|ran_stat|ran_del)$'
 ok "bonnie: a 4M file on this machine fits in the page cache: said in the record, with its share of MemTotal" \
-	jq -e '(.data.warnings | any(test("^size=4194304 is [0-9.e-]+x this boot.s memory \\(MemTotal [0-9]+ KiB\\): block input and rewrite read the page cache"))) and .data.details.size_per_memory < 2' "$T/bonnie" >/dev/null
+	sh -c "jq -e '(.data.warnings | any(test(\"^size=4194304 is [0-9.e-]+x this boot.s memory \\\\(MemTotal [0-9]+ KiB\\\\): block input and rewrite read the page cache\"))) and .data.details.size_per_memory < 2' '$T/bonnie' >/dev/null"
 csv=$(jq -r .data.details.csv "$T/bonnie")
 is "$(echo "$csv" | awk -F, '{print NF}')" 50 "bonnie: the CSV line has bonnie++ 2.00a's 50 fields"
 is "$(echo "$csv" | cut -d, -f1,2,4-9,22)" "1.98,bootbench,1,7,4M,,2000,3,1" \

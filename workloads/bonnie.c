@@ -650,20 +650,13 @@ static char *csv_line(const struct bon *b)
 	return sb_steal(&sb);
 }
 
-/* MemTotal in KiB, or -1 */
+/* MemTotal in KiB, or -1 (the parser oltp and dbt2 use) */
 static long long mem_total_kib(void)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return sqlgen_meminfo_kb(buf, "MemTotal");
+	char *t = read_file("/proc/meminfo", NULL);
+	long long kib = t ? sqlgen_meminfo_kb(t, "MemTotal") : -1;
+	free(t);
+	return kib;
 }
 
 static int bonnie_run(struct wctx *c)

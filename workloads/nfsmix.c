@@ -559,7 +559,9 @@ static int issue(struct gen *g, struct slot *s, int counted)
 	s->busy = 1;
 	s->counted = counted;
 	s->sent_us = now_us();
-	return rpc_conn_send(&g->k, g->msg, o.len, 0);	/* pipelined: the step bounds its own time */
+	/* pipelined, no call deadline: a send fails when the server has read
+	 * nothing for 5 s, which fails the step (a server that stopped) */
+	return rpc_conn_send(&g->k, g->msg, o.len, 0);
 }
 
 /* the step's first failure, "read: NFS3ERR_IO": what a reader looks at first */
