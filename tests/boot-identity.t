@@ -57,9 +57,11 @@ is "$rc" 0 "the plain plan again, at --memory 768"
 "$BB" compare "$T/p.img" "$T/m.img" --summary > "$T/mk" 2>&1
 ok "by kernel: two columns, the second named by its memory alone" \
 	grep -Eq '^[0-9.]+ generic, (704|768) MiB vs [0-9.]+ generic: ' "$T/mk" || sed 's/^/# /' "$T/mk"
+diag "$(grep ' vs ' "$T/mk" | head -1)"
 "$BB" compare "$T/p.img" "$T/m.img" --by memory --summary > "$T/mm" 2>&1
 ok "--by memory: MemTotal's values side by side, the first read the baseline" \
 	grep -Eq '^(704|768) MiB vs (960|1024) MiB: [0-9]+ figures' "$T/mm" || sed 's/^/# /' "$T/mm"
+diag "$(grep ' MiB vs ' "$T/mm" | head -1)"
 
 "$BB" collect "$T/r.img" 2>/dev/null | jq -c 'select(.type=="boot") | .data' > "$T/boots"
 ok "the two boots entered through PVH (CONFIG_PVH: the ELF image, no decompressor), and say so" \
