@@ -8,7 +8,7 @@
 k=${KERNEL:-debian-6.1-generic}
 P=$TOP/rootfs/overlay/etc/bootbench/plans
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
-plan 19
+plan 21
 
 # the same runs in the same order, parameters aside
 shape() { "$BB" plan show "$1" | awk '{print $1, $2, $3, $4, $5}'; }
@@ -64,6 +64,10 @@ missing=$(want \
 is "${missing:-none}" none "every seed figure is in the records, under its section"
 ok "seed-001: bonnie's CSV line (bonnie++ 1.98 format) is in its record" \
 	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.csv | test("^1\\.98,")'
+is "$(jq -r 'select(.section == "seed-002" and .workload == "http") | .details.server' "$T/runs" | sort | tr '\n' ' ')" "busybox ours " \
+	"seed-002: ab against our server and against busybox's httpd (Apache's static path)"
+ok "seed-002: every figure ab prints, Connection Times included, from both" \
+	all_true "$T/runs" 'select(.section == "seed-002" and .workload == "http") | [.metrics[].name] | contains(["requests_per_s", "time_per_request_all_ms", "connect_mean_ms", "total_max_ms"])'
 ok "seed-001: bonnie's 8 MB file fits in a 512 MB boot's page cache, and its record says so" \
 	all_true "$T/runs" 'select(.section == "seed-001" and .workload == "bonnie") | .details.size_per_memory < 2 and (.warnings | any(test("read the page cache")))'
 ok "seed-000: the tunables held on the md members (mq-deadline, nr_requests 1024)" \
