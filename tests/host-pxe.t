@@ -9,7 +9,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
 command -v openssl >/dev/null || skip_all "no openssl (it signs the test uploads, independently of our HMAC)"
-plan 73
+plan 75
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -180,6 +180,25 @@ start --quota 4K
 size2=$(stat -c %s "$F")
 is "$(post "$T/three.jsonl") $(stat -c %s "$F")" "413 $size2" "past --quota: 413, nothing appended"
 ok "... with a log line saying why" grep -q 'refused: .* the quota is 4096' "$T/serve.out"
+stop
+# attack 5 of issue 36: a stranger fills a target's quota with junk to
+# lock its results out. Junk needs the target's signature now: 20 uploads
+# of 4 KB (each the whole quota) with made-up signatures are refused, and
+# the target's own upload is then stored.
+M6=52-54-00-aa-bb-06 F6=$R/targets/52-54-00-aa-bb-06/records.jsonl
+mkdir -p "$R/targets/$M6"
+printf 'A\n' >"$R/targets/$M6/schedule"
+start --quota 4K
+get /boot/$M6 >/dev/null
+UP6=$(upload_url)
+for i in $(seq 40); do printf '{"seq":%d,"boot_id":"%s","type":"event","data":"%s"}\n' "$i" "${UP6##*/}" "$(printf '%040d' "$i")"; done >"$T/junk"
+codes=$(for i in $(seq 20); do curl -s -o /dev/null -w '%{http_code}\n' --data-binary @"$T/junk" "$UP6/$(printf '%064x' "$i")"; done |
+	sort | uniq -c | awk '{print $2 "x" $1}')
+"$BB" run null >"$T/r6.jsonl" 2>/dev/null
+code=$(spost "$UP6" "$T/r6.jsonl")
+is "$codes / $code $(cat "$T/body")" "403x20 / 200 stored 1 new records, 0 already here, 0 damaged" \
+	"a stranger's 20 junk uploads of $(wc -c <"$T/junk") bytes against a 4K quota: all 403; the target's own upload is then stored"
+is "$(wc -l <"$F6")" 1 "... and records.jsonl holds it alone"
 stop
 # records per boot (by the records' boot_id): the records past the limit
 # are not stored, the rest of the upload is; the count survives a restart
