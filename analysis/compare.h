@@ -255,9 +255,7 @@ const char *cmp_set_series(struct cmp *c, const char *list);
  * it changed; the report's line chart per figure. */
 void cmp_print_series(const struct cmp *c, FILE *o);
 void cmp_series_html(const struct cmp *c, FILE *o);
-/* The first kernel of the series (after the first) at which G changed
- * significantly against the first, or 0 when none did. */
-size_t cmp_series_first_change(const struct cmp *c, const struct cmp_group *G);
+
 void cmp_add_record(struct cmp *c, const struct jv *rec);
 /* Statistics; -1 (with a message) when there is nothing to compare or the
  * baseline is unknown. */

@@ -13,7 +13,9 @@
 
 #include "compare.h"
 
-size_t cmp_series_first_change(const struct cmp *c, const struct cmp_group *G)
+/* The first kernel of the series (after the first) at which G changed
+ * significantly against the first, or 0 when none did. */
+static size_t first_change(const struct cmp *c, const struct cmp_group *G)
 {
 	for (size_t k = 0; k < c->nkernels && k < G->ncell; k++)
 		if (k != c->base && G->cell[k].significant)
@@ -80,7 +82,7 @@ static size_t untested(const struct cmp *c, const struct cmp_group *G, char *buf
  * kernels could not be tested and why */
 static void first_text(const struct cmp *c, const struct cmp_group *G, char *out, size_t len)
 {
-	size_t k = cmp_series_first_change(c, G);
+	size_t k = first_change(c, G);
 	const struct cmp_cell *x;
 	char iv[64] = "", ks[512];
 	if (!k) {
@@ -114,7 +116,7 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 			if ((int)strlen(t) > tw)
 				tw = (int)strlen(t);
 			figures++;
-			if (cmp_series_first_change(c, G))
+			if (first_change(c, G))
 				changed++;
 			else {
 				char ks[512];
@@ -165,7 +167,7 @@ void cmp_print_series(const struct cmp *c, FILE *o)
 static void series_chart(FILE *o, const struct cmp *c, const struct cmp_group *G)
 {
 	const int W = 360, H = 170, L = 44, R = 12, T = 10, B = 24;
-	size_t nk = c->nkernels, first = cmp_series_first_change(c, G);
+	size_t nk = c->nkernels, first = first_change(c, G);
 	double lo = 100, hi = 100;
 	char title[512], f[600];
 	for (size_t k = 0; k < nk; k++) {

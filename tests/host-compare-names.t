@@ -8,13 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 plan 12
-python3 - >"$T/n.jsonl" <<'PY'
+PYTHONPATH="$TOP/tests" python3 - >"$T/n.jsonl" <<'PY'
 import json, sys
-seq = 0
-def rec(b, t, d):
-    global seq
-    seq += 1
-    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+from recgen import rec
 def m(name, v, unit="x", better="higher"):
     return {"name": name, "value": v, "unit": unit, "better": better}
 for b in range(1, 5):

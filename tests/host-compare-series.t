@@ -10,14 +10,10 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 plan 31
-python3 - >"$T/s.jsonl" <<'PY'
+PYTHONPATH="$TOP/tests" python3 - >"$T/s.jsonl" <<'PY'
 import json, random, sys
 random.seed(3)
-seq = 0
-def rec(b, t, d):
-    global seq
-    seq += 1
-    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+from recgen import rec
 # record order: 190, 170, 195 (not in the series), 180, 192
 kernels = [("6.1.190", 0.85, 1.0), ("6.1.170", 1.0, 1.0), ("6.1.195", 0.5, 0.5), ("6.1.180", 1.0, 1.0), ("6.1.192", 0.85, 1.1)]
 b = 0
@@ -70,13 +66,9 @@ ok "a kernel name with markup is escaped in the series charts" \
 # what the series cannot say, it says: one boot a side is no test, not
 # "no change"; a negative figure's % follows its change; a label with a
 # comma and a space (boots apart by memory) can be named
-python3 - >"$T/odd.jsonl" <<'PY'
+PYTHONPATH="$TOP/tests" python3 - >"$T/odd.jsonl" <<'PY'
 import json, sys
-seq = 0
-def rec(b, t, d):
-    global seq
-    seq += 1
-    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+from recgen import rec
 for b in range(1, 10):
     k = (b - 1) % 3      # three kernels, three boots each
     mem = 990000 if k == 2 else 480000

@@ -311,14 +311,10 @@ ok "the text, the report and (with --csv) stderr say that 938928 values were not
 # 1024M on their command line (MemTotal 480000 and 990000 KiB), each running
 # dd at read_ahead_kb default and 0; read is 20% lower at 0, 3% higher with
 # more memory; "same" does not move.
-python3 - >"$T/by.jsonl" <<'PY'
+PYTHONPATH="$TOP/tests" python3 - >"$T/by.jsonl" <<'PY'
 import json, random, sys
 random.seed(7)
-seq = 0
-def rec(b, t, d):
-    global seq
-    seq += 1
-    sys.stdout.write(json.dumps({"seq": seq, "boot_id": "%032x" % b, "type": t, "data": d}) + "\n")
+from recgen import rec
 for b in range(1, 5):
     big = b > 2
     rec(b, "boot", {"kernel": {"release": "6.1.0-57-amd64", "version": "#1 SMP Debian 6.1.192-3"}, "userland": "u",
