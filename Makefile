@@ -279,6 +279,7 @@ fuzz: fuzz-build
 			{ printf '\0'; dd if=$(FUZZ_OUT)/gpt.img bs=512 skip=1 count=33 2>/dev/null; } >$$corpus/seed-512 ;; \
 		httphead) corpus=$(FUZZ_OUT)/corpus-httphead; \
 			printf 'POST /results/52-54-00-aa-bb-cc/00ff HTTP/1.0\r\nContent-Length: 12\r\n\r\n' >$$corpus/seed-post; \
+			printf 'POST /results/52-54-00-aa-bb-cc/0123456789abcdef0123456789abcdef/%064d/%064d HTTP/1.0\r\nContent-Length: 12\r\n\r\n' 0 0 >$$corpus/seed-signed; \
 			printf 'GET /boot/52:54:00:aa:bb:cc HTTP/1.1\r\nHost: x\r\n\r\n' >$$corpus/seed-get ;; \
 		recstore) corpus=$(FUZZ_OUT)/corpus-recstore; \
 			printf '\010{"seq":1,"boot_id":"ab","type":"run","data":{}}\n{"seq":2,"boot_id":"ab","type":"x","data":1}\n' >$$corpus/seed-two; \

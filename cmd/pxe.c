@@ -40,11 +40,14 @@ const char pxe_usage[] =
 "                     Until the target sent that boot's records (signed), or\n"
 "                     --boot-seconds passed, anyone asking gets that same\n"
 "                     boot: nothing advances\n"
-"  POST /results/MAC/BOOT/HMAC  JSON lines of records of a boot id this\n"
-"                     server gave the target, signed: HMAC is HMAC-SHA-256 with\n"
-"                     the target's key over \"bootbench-upload-1\\n\" MAC \"\\n\"\n"
-"                     BOOT \"\\n\" and the body, in hex (lib/uploadauth.h);\n"
-"                     else 403, nothing stored. An empty body says the boot\n"
+"  POST /results/MAC/BOOT/DIGEST/HMAC  JSON lines of records of a boot id\n"
+"                     this server gave the target, signed: DIGEST is the\n"
+"                     body's SHA-256, HMAC is HMAC-SHA-256 with the target's\n"
+"                     key over \"bootbench-upload-2\\n\" MAC \"\\n\" BOOT \"\\n\"\n"
+"                     LEN \"\\n\" DIGEST, in hex (lib/uploadauth.h). The HMAC\n"
+"                     is checked when the header is in (403 before a byte of\n"
+"                     the body is kept), DIGEST when the body is. An empty\n"
+"                     body says the boot\n"
 "                     started. At most 32 MiB, a line at most one record's\n"
 "                     4 MiB, appended to targets/MAC/records.jsonl unless\n"
 "                     already there. The file is append-only: read once per\n"
@@ -79,13 +82,18 @@ const char pxe_usage[] =
 "signed with the target's key, which only its results disk and\n"
 "targets/MAC/key hold (never a command line, record, console line, log or\n"
 "served file), and a GET /boot changes nothing until the target itself\n"
-"sent its boot's records. Boot ids are public. What a stranger can still do:\n"
+"sent its boot's records. Boot ids are public, but an upload's header is\n"
+"signed: a stranger's is refused before its body is read, so it holds no\n"
+"upload buffer and no slot past its header. What a stranger can still do:\n"
 "learn a target's kernel and arguments (GET /boot/MAC, over HTTP in clear,\n"
 "as iPXE needs), download the boot files, and use its share of the\n"
-"server's limits: an address holds at most 16 connections, 4 downloads and\n"
-"40 MiB of uploads, and refusals are logged once a minute a source. A sniffer\n"
-"sees records in clear (no TLS: iPXE and the appliance speak plain HTTP)\n"
-"and can send a captured upload again, which stores nothing new. A boot\n"
+"server's limits: an address holds at most 16 connections and 4 downloads\n"
+"(an address with fewer downloads takes a sender from the address with the\n"
+"most when all 32 are busy), and refusals are logged once a minute a\n"
+"source. A sniffer sees records in clear (no TLS: iPXE and the appliance\n"
+"speak plain HTTP) and can send a captured upload again: it stores nothing\n"
+"new, and its body (the target's own) holds at most 40 MiB of one address's\n"
+"upload buffer for as long as it keeps 64 KiB/s. A boot\n"
 "that sends no word for --boot-seconds (its target is off, or hung) is\n"
 "given up on at the next GET, whoever sends it. Whoever\n"
 "holds a key file, or the target's disk, can upload as that target.\n"
@@ -211,7 +219,7 @@ static unsigned long refuse_dropped;
 enum refusal_kind {
 	RK_NO_SCHEDULE = 1,	/* a /boot of a machine that is not a target */
 	RK_NOT_TARGET,		/* an upload for one */
-	RK_UNSIGNED,		/* an upload without /BOOT/HMAC */
+	RK_UNSIGNED,		/* an upload without /BOOT/DIGEST/HMAC */
 	RK_UNKNOWN_BOOT,	/* a boot id never given to that target */
 	RK_NO_KEY,		/* the target has no key: no boot, no upload */
 	RK_SAME_BOOT,		/* /boot asked again while that boot is in hand */
@@ -1160,12 +1168,15 @@ struct conn {
 	char *end;		/* the header's blank line, once seen */
 	struct http_head head;	/* parsed, once end is set */
 	long boot;		/* an upload: the boot its id names */
-	char boot_id[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];	/* an upload: /results/MAC/BOOT/SIG */
+	char boot_id[UPLOAD_TOKEN_LEN + 1];	/* an upload: /results/MAC/BOOT/DIGEST/SIG */
+	char digest[UPLOAD_SIG_HEX + 1], sig[UPLOAD_SIG_HEX + 1];
 	char *body;
 	size_t clen, have, cap;
 	time_t deadline;	/* the whole request */
 	time_t idle;		/* the next byte */
 	in_addr_t peer;		/* the client's address (downloads per client are capped) */
+	int sig_refused;	/* a known boot's upload whose head's signature is not the key's */
+	int draining;		/* refused at its header: what it still sends is read and dropped */
 };
 
 static struct conn conns[MAX_CONNS];
@@ -1199,7 +1210,9 @@ static void conn_close(struct conn *c)
 static struct {
 	pid_t pid;
 	in_addr_t peer;
+	unsigned long long started;	/* the order senders were started in */
 } senders[MAX_CHILDREN];
+static unsigned long long senders_started;
 
 static void reap(void)
 {
@@ -1210,6 +1223,43 @@ static void reap(void)
 			if (children)
 				children--;
 		}
+}
+
+/* All senders busy: the address holding the most of them gives up its
+ * newest to peer, if peer holds at least two fewer (so no one address can
+ * keep the others out by holding every sender, and two addresses never
+ * take one back and forth). 1 a sender was freed, 0 not. */
+static int sender_evict(in_addr_t peer)
+{
+	unsigned count[MAX_CHILDREN] = { 0 }, mine = 0, most = 0;
+	size_t victim = MAX_CHILDREN;
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		if (!senders[i].pid)
+			continue;
+		mine += senders[i].peer == peer;
+		for (size_t j = 0; j <= i; j++)
+			if (senders[j].pid && senders[j].peer == senders[i].peer) {
+				count[j]++;	/* counted at the address's first sender */
+				break;
+			}
+	}
+	for (size_t i = 0; i < MAX_CHILDREN; i++)
+		if (count[i] > most) {
+			most = count[i];
+			victim = i;
+		}
+	if (victim == MAX_CHILDREN || mine + 2 > most)
+		return 0;
+	/* its newest: the one that has sent least */
+	for (size_t i = 0; i < MAX_CHILDREN; i++)
+		if (senders[i].pid && senders[i].peer == senders[victim].peer && senders[i].started > senders[victim].started)
+			victim = i;
+	kill(senders[victim].pid, SIGKILL);
+	waitpid(senders[victim].pid, NULL, 0);
+	senders[victim].pid = 0;
+	if (children)
+		children--;
+	return 1;
 }
 
 /* In a file sender: nothing of the server but this client stays open. */
@@ -1226,9 +1276,9 @@ static void child_close_others(int keep)
  * ok, -1 a malformed MAC. */
 static int route_mac(const char *target, int isboot, char mac[18])
 {
-	char b[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];
+	char b[UPLOAD_TOKEN_LEN + 1], d[UPLOAD_SIG_HEX + 1], sig[UPLOAD_SIG_HEX + 1];
 	if (!isboot)
-		return upload_path_parse(target, mac, b, sig) == UPLOAD_PATH_BAD_MAC ? -1 : 0;
+		return upload_path_parse(target, mac, b, d, sig) == UPLOAD_PATH_BAD_MAC ? -1 : 0;
 	return strlen(target + 6) == 17 && mac_normal(target + 6, mac) ? 0 : -1;
 }
 
@@ -1290,7 +1340,7 @@ static void respond(struct conn *c)
 		reap();
 		for (size_t i = 0; i < MAX_CHILDREN; i++)
 			mine += senders[i].pid && senders[i].peer == c->peer;
-		if (children >= MAX_CHILDREN || mine >= MAX_PER_CLIENT) {
+		if (mine >= MAX_PER_CLIENT || (children >= MAX_CHILDREN && !sender_evict(c->peer))) {
 			reply_text(fd, 503, "busy: too many downloads at once, try again\n");
 			return;
 		}
@@ -1305,6 +1355,7 @@ static void respond(struct conn *c)
 				if (!senders[i].pid) {
 					senders[i].pid = pid;
 					senders[i].peer = c->peer;
+					senders[i].started = ++senders_started;
 					break;
 				}
 			children++;
@@ -1315,22 +1366,18 @@ static void respond(struct conn *c)
 	}
 }
 
-/* A whole upload, its path checked (upload_allowed): stored if its
- * signature is the target's; empty, it says the boot started. */
+/* A whole upload, its head's signature checked (upload_allowed): stored
+ * if the body is the one signed for; empty, it says the boot started. */
 static void signed_upload(struct conn *c, const char *mac)
 {
-	unsigned char key[UPLOAD_KEY_LEN];
 	const char *body = c->body ? c->body : "";
 	struct state st;
-	if (target_key(mac, key) < 0 || !upload_sig_ok(key, mac, c->boot_id, body, c->clen, c->sig)) {
-		/* a stranger's forgery, or the target's disk holds another key
-		 * than targets/MAC/key: the log says how to tell */
-		char what[300];
-		snprintf(what, sizeof what, "an upload for boot %ld whose signature is not targets/MAC/key's: refused, "
-			 "nothing stored (if it is the target: its results disk holds another key; bootbench "
-			 "mkresults --set-key with this key file on it)", c->boot);
-		refused(c->peer, mac, RK_BAD_SIGNATURE, what);
-		reply_text(c->fd, 403, UPLOAD_BAD_SIGNATURE " not signed with this target's upload key\n");
+	if (!upload_body_ok(body, c->clen, c->digest)) {
+		/* only a key holder signs a head: this is a captured one sent
+		 * with another body */
+		refused(c->peer, mac, RK_BAD_SIGNATURE, "an upload whose body is not the one its signed head names "
+			"(its SHA-256): refused, nothing stored");
+		reply_text(c->fd, 403, UPLOAD_BAD_SIGNATURE " the body is not the one signed for\n");
 		return;
 	}
 	/* the target's word moves its schedule: an empty POST says the boot
@@ -1360,17 +1407,18 @@ static void signed_upload(struct conn *c, const char *mac)
 }
 
 /* An upload is checked when its header is in, before a byte of its body is
- * kept: one without a boot id this server gave the target and a signature's
- * shape costs no memory and holds its slot no longer than its header took.
- * Boot ids are public, so a stranger can make the server hold a body until
- * its signature is checked (signed_upload): within the per-address limits
+ * kept: one without a boot id this server gave the target and the target's
+ * signature over its head (boot id, length, the body's digest) costs no
+ * memory and holds its slot no longer than its header took. Boot ids are
+ * public, signatures are not: only the target (or a sniffer sending its
+ * captured upload again) gets its body read, within the per-address limits
  * (MAX_BUFFERED_PER_ADDR). 0 go on, -1 answered. */
 static int upload_allowed(struct conn *c, const char *target)
 {
 	char mac[18], *sched[MAX_SCHEDULE];
 	unsigned char key[UPLOAD_KEY_LEN];
 	size_t n;
-	int parsed = upload_path_parse(target, mac, c->boot_id, c->sig);
+	int parsed = upload_path_parse(target, mac, c->boot_id, c->digest, c->sig);
 	if (parsed == UPLOAD_PATH_BAD_MAC) {
 		reply_text(c->fd, 400, "bad MAC address in the path\n");
 		return -1;
@@ -1384,9 +1432,9 @@ static int upload_allowed(struct conn *c, const char *target)
 		return -1;
 	}
 	if (parsed == UPLOAD_PATH_UNSIGNED) {
-		refused(c->peer, mac, RK_UNSIGNED, "an upload without a boot id and signature (/results/MAC/BOOT/HMAC): refused");
-		reply_text(c->fd, 403, "unsigned: upload to /results/MAC/BOOT/HMAC (the boot's URL and the "
-				       "signature of the body with the target's key)\n");
+		refused(c->peer, mac, RK_UNSIGNED, "an upload without a boot id and signature (/results/MAC/BOOT/DIGEST/HMAC): refused");
+		reply_text(c->fd, 403, "unsigned: upload to /results/MAC/BOOT/DIGEST/HMAC (the boot's URL, the "
+				       "body's SHA-256 and the signature of both with the target's key)\n");
 		return -1;
 	}
 	if (target_key(mac, key) < 0) {
@@ -1399,6 +1447,39 @@ static int upload_allowed(struct conn *c, const char *target)
 		reply_text(c->fd, 403, "unknown boot: upload to the URL of the boot's command line\n");
 		return -1;
 	}
+	if (!upload_head_ok(key, mac, c->boot_id, c->clen, c->digest, c->sig)) {
+		/* a stranger's forgery, or the target's disk holds another key
+		 * than targets/MAC/key: the log says how to tell */
+		char what[300];
+		snprintf(what, sizeof what, "an upload for boot %ld whose signature is not targets/MAC/key's: refused "
+			 "at its header, nothing stored (if it is the target: its results disk holds another key; "
+			 "bootbench mkresults --set-key with this key file on it)", c->boot);
+		refused(c->peer, mac, RK_BAD_SIGNATURE, what);
+		reply_text(c->fd, 403, UPLOAD_BAD_SIGNATURE " not signed with this target's upload key\n");
+		c->sig_refused = 1;
+		return -1;
+	}
+	return 0;
+}
+
+#define DRAIN_SECONDS 2
+
+/* An upload refused at its signature (answered) whose body is still
+ * coming: closing now would reset the connection, and the client would
+ * lose the answer with it (the appliance says a key is not the server's).
+ * Its body is read and dropped for at most DRAIN_SECONDS, holding no
+ * memory; one such connection an address (a stranger's others, and every
+ * refusal before the signature, are closed at once). */
+static int conn_drain(struct conn *c)
+{
+	if (!c->sig_refused || c->got - c->head.head_len >= c->clen)
+		return -1;	/* nothing more is coming, or no answer a target needs */
+	for (size_t i = 0; i < MAX_CONNS; i++)
+		if (conns[i].fd >= 0 && conns[i].draining && conns[i].peer == c->peer)
+			return -1;
+	shutdown(c->fd, SHUT_WR);
+	c->draining = 1;
+	c->deadline = c->idle = time(NULL) + DRAIN_SECONDS;
 	return 0;
 }
 
@@ -1407,6 +1488,11 @@ static int upload_allowed(struct conn *c, const char *target)
 static int conn_read(struct conn *c)
 {
 	ssize_t n;
+	if (c->draining) {
+		char junk[16384];
+		n = recv(c->fd, junk, sizeof junk, 0);
+		return n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)) ? 0 : -1;
+	}
 	if (!c->end) {
 		int r;
 		n = recv(c->fd, c->hdr + c->got, MAX_HEADER - c->got, 0);
@@ -1433,7 +1519,7 @@ static int conn_read(struct conn *c)
 			}
 			c->clen = (size_t)c->head.length;
 			if (upload_allowed(c, c->head.target) < 0)
-				return -1;
+				return conn_drain(c);
 			if (buffered + (c->clen < (64u << 10) ? c->clen : (64u << 10)) > MAX_BUFFERED) {
 				reply_text(c->fd, 503, "busy: too many uploads at once, try again\n");
 				return -1;

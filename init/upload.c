@@ -168,18 +168,18 @@ static const unsigned char *upload_key(void)
 	return A.results_dev[0] && A.rec.w.h.has_key ? A.rec.w.h.key : NULL;
 }
 
-/* A.conf.upload with the signature of body appended as its last path
- * segment (malloc'd), or NULL: no key, or the URL does not end in
- * /results/MAC/BOOT as a boot server writes it. */
+/* A.conf.upload with body's digest and the signature of the upload's head
+ * appended (/DIGEST/HMAC, uploadauth.h; malloc'd), or NULL: no key, or the
+ * URL does not end in /results/MAC/BOOT as a boot server writes it. */
 static char *signed_url(const char *body, size_t len)
 {
 	const unsigned char *key = upload_key();
-	char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];
+	char mac[18], boot[UPLOAD_TOKEN_LEN + 1], digest[UPLOAD_SIG_HEX + 1], sig[UPLOAD_SIG_HEX + 1];
 	struct sbuf out = { 0 };
-	if (!key || upload_path_parse(A.conf.upload, mac, boot, NULL) != UPLOAD_PATH_OK)
+	if (!key || upload_path_parse(A.conf.upload, mac, boot, NULL, NULL) != UPLOAD_PATH_OK)
 		return NULL;
-	upload_sign(key, mac, boot, body, len, sig);
-	sb_printf(&out, "%s/%s", A.conf.upload, sig);
+	upload_sign(key, mac, boot, body, len, digest, sig);
+	sb_printf(&out, "%s/%s/%s", A.conf.upload, digest, sig);
 	return out.s;
 }
 

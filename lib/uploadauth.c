@@ -13,29 +13,32 @@
 #include "hash.h"
 #include "uploadauth.h"
 
-#define UPLOAD_SIG_LABEL "bootbench-upload-1\n"
+#define UPLOAD_SIG_LABEL "bootbench-upload-2\n"
 
-static void sign_raw(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
-		     size_t len, unsigned char out[32])
+static void sign_raw(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot,
+		     unsigned long long len, const char *digest, unsigned char out[32])
 {
 	struct hmac_sha256 m;
+	char n[24];
+	int nl = snprintf(n, sizeof n, "%llu\n", len);
 	hmac_sha256_init(&m, key, UPLOAD_KEY_LEN);
 	hmac_sha256_update(&m, UPLOAD_SIG_LABEL, strlen(UPLOAD_SIG_LABEL));
 	hmac_sha256_update(&m, mac, strlen(mac));
 	hmac_sha256_update(&m, "\n", 1);
 	hmac_sha256_update(&m, boot, strlen(boot));
 	hmac_sha256_update(&m, "\n", 1);
-	if (len)
-		hmac_sha256_update(&m, body, len);
+	hmac_sha256_update(&m, n, (size_t)nl);
+	hmac_sha256_update(&m, digest, strlen(digest));
 	hmac_sha256_final(&m, out);
 }
 
 void upload_sign(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
-		 size_t len, char hex[UPLOAD_SIG_HEX + 1])
+		 size_t len, char digest[UPLOAD_SIG_HEX + 1], char hmac[UPLOAD_SIG_HEX + 1])
 {
 	unsigned char raw[32];
-	sign_raw(key, mac, boot, body, len, raw);
-	hexify(raw, sizeof raw, hex);
+	sha256_hex(len ? body : "", len, digest);
+	sign_raw(key, mac, boot, len, digest, raw);
+	hexify(raw, sizeof raw, hmac);
 }
 
 static int hexval(int c)
@@ -55,14 +58,29 @@ static int unhex(const char *s, unsigned char *out, size_t n)
 	return 0;
 }
 
-int upload_sig_ok(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot, const char *body,
-		  size_t len, const char *hex)
+/* 64 lowercase hex digits */
+static int is_hex64(const char *s)
+{
+	return strlen(s) == UPLOAD_SIG_HEX && strspn(s, "0123456789abcdef") == UPLOAD_SIG_HEX;
+}
+
+int upload_head_ok(const unsigned char key[UPLOAD_KEY_LEN], const char *mac, const char *boot,
+		   unsigned long long len, const char *digest, const char *hmac)
 {
 	unsigned char want[32], got[32];
-	if (strlen(hex) != UPLOAD_SIG_HEX || unhex(hex, got, sizeof got) < 0)
+	if (!is_hex64(digest) || !is_hex64(hmac) || unhex(hmac, got, sizeof got) < 0)
 		return 0;
-	sign_raw(key, mac, boot, body, len, want);
+	sign_raw(key, mac, boot, len, digest, want);
 	return same_bytes(want, got, sizeof want);
+}
+
+int upload_body_ok(const char *body, size_t len, const char *digest)
+{
+	char hex[UPLOAD_SIG_HEX + 1];
+	if (strlen(digest) != UPLOAD_SIG_HEX)
+		return 0;
+	sha256_hex(len ? body : "", len, hex);
+	return same_bytes(hex, digest, UPLOAD_SIG_HEX);
 }
 
 int upload_key_parse(const char *text, size_t len, unsigned char key[UPLOAD_KEY_LEN])
@@ -109,9 +127,9 @@ void upload_key_text(const unsigned char key[UPLOAD_KEY_LEN], char text[UPLOAD_K
 }
 
 int upload_path_parse(const char *path, char mac[18], char boot[UPLOAD_TOKEN_LEN + 1],
-		      char sig[UPLOAD_SIG_HEX + 1])
+		      char digest[UPLOAD_SIG_HEX + 1], char sig[UPLOAD_SIG_HEX + 1])
 {
-	const char *m, *b, *h = NULL;
+	const char *m, *b, *d = NULL, *h = NULL;
 	char in[18];
 	size_t l;
 	if (sig) {
@@ -133,14 +151,19 @@ int upload_path_parse(const char *path, char mac[18], char boot[UPLOAD_TOKEN_LEN
 	if (!mac_normal(in, mac))
 		return UPLOAD_PATH_BAD_MAC;
 	b = l > 17 ? m + 18 : "";
-	if (sig && (!(h = strchr(b, '/')) || (size_t)(h - b) != UPLOAD_TOKEN_LEN))
+	if (!sig)
+		return strlen(b) != UPLOAD_TOKEN_LEN ? UPLOAD_PATH_UNSIGNED :
+		       (snprintf(boot, UPLOAD_TOKEN_LEN + 1, "%s", b), UPLOAD_PATH_OK);
+	/* BOOT/DIGEST/HMAC: 32, 64 and 64 characters */
+	if (strlen(b) != UPLOAD_TOKEN_LEN + 1 + UPLOAD_SIG_HEX + 1 + UPLOAD_SIG_HEX || b[UPLOAD_TOKEN_LEN] != '/' ||
+	    b[UPLOAD_TOKEN_LEN + 1 + UPLOAD_SIG_HEX] != '/')
 		return UPLOAD_PATH_UNSIGNED;
-	if (!sig && strlen(b) != UPLOAD_TOKEN_LEN)
-		return UPLOAD_PATH_UNSIGNED;
-	if (sig && (strlen(h + 1) != UPLOAD_SIG_HEX || strspn(h + 1, "0123456789abcdef") != UPLOAD_SIG_HEX))
+	d = b + UPLOAD_TOKEN_LEN + 1;
+	h = d + UPLOAD_SIG_HEX + 1;
+	if (strspn(d, "0123456789abcdef") != UPLOAD_SIG_HEX || !is_hex64(h))
 		return UPLOAD_PATH_UNSIGNED;
 	snprintf(boot, UPLOAD_TOKEN_LEN + 1, "%.*s", (int)UPLOAD_TOKEN_LEN, b);
-	if (sig)
-		snprintf(sig, UPLOAD_SIG_HEX + 1, "%s", h + 1);
+	snprintf(digest, UPLOAD_SIG_HEX + 1, "%.*s", (int)UPLOAD_SIG_HEX, d);
+	snprintf(sig, UPLOAD_SIG_HEX + 1, "%s", h);
 	return UPLOAD_PATH_OK;
 }

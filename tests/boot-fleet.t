@@ -20,7 +20,7 @@ need_kernel "$KA" && need_kernel "$KB" || skip_all "$KA or $KB not fetched (make
 command -v dnsmasq >/dev/null || skip_all "no dnsmasq (package dnsmasq-base)"
 command -v ip >/dev/null || skip_all "no ip (package iproute2)"
 ls /usr/lib/ipxe/qemu/*virtio* >/dev/null 2>&1 || skip_all "no iPXE ROM for QEMU (package ipxe-qemu)"
-plan 17
+plan 19
 
 NS=bbfs$$ LAB=bbfl$$ MAC=52:54:00:bb:00:01 D=$T/root/targets/52-54-00-bb-00-01
 UMAC=52:54:00:bb:00:02 UD=$T/root/targets/52-54-00-bb-00-02
@@ -75,6 +75,27 @@ ip netns exec "$NS" ss -lunp >"$T/ss.ns"
 ss -lunp >"$T/ss.host"
 ok "dnsmasq listens for DHCP on the bridge inside the namespace" grep -q '%br0:67 .*dnsmasq' "$T/ss.ns"
 ok "no dnsmasq socket outside the namespace" sh -c "! grep -q dnsmasq '$T/ss.host'"
+# attack 4 of issue 36: a stranger on the segment (the lab namespace) asks
+# the TFTP server for the server's secrets. It once served the boot root
+# (--tftp-root=ROOT): targets/MAC/key, tokens, state, records, the leases.
+tget() {	# tget PATH: the TFTP server sent PATH (non-empty)
+	rm -f "$T/tftp.out"
+	ip netns exec "$LAB" curl -s --path-as-is --max-time 10 -o "$T/tftp.out" "tftp://10.77.0.1/$1" && [ -s "$T/tftp.out" ]
+}
+ok "TFTP serves the boot files to the segment (boot.ipxe, as iPXE asks for it)" tget boot.ipxe
+leak= tried=0
+for f in key tokens state schedule log; do
+	for p in "targets/52-54-00-bb-00-01/$f" "../targets/52-54-00-bb-00-01/$f" "/../targets/52-54-00-bb-00-01/$f" \
+		"$D/$f" "..%2ftargets%2f52-54-00-bb-00-01%2f$f"; do
+		tried=$((tried + 1))
+		tget "$p" && leak="$leak $p"
+	done
+done
+for p in run/dnsmasq.pid ../run/dnsmasq.pid "$T/root/run/dnsmasq.pid" ../../a.key "$T/a.key" /etc/passwd; do
+	tried=$((tried + 1))
+	tget "$p" && leak="$leak $p"
+done
+ok "TFTP serves none of the server's files outside ROOT/tftp ($tried paths tried${leak:+; served:$leak})" test -z "$leak"
 
 start=$(date +%s)
 timeout -k 5 900 ip netns exec "$NS" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \

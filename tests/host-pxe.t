@@ -9,7 +9,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
 command -v openssl >/dev/null || skip_all "no openssl (it signs the test uploads, independently of our HMAC)"
-plan 75
+plan 78
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -34,10 +34,12 @@ upload_url() { sed -n 's|^kernel .* bootbench.upload=\([^ ]*\) .*|\1|p' "$T/body
 keys() {	# every target without a key gets one (as pxe-serve --key puts it there)
 	for d in "$R"/targets/*/; do [ ! -d "$d" ] || [ -f "$d/key" ] || openssl rand -hex 32 >"$d/key"; done
 }
-sign() {	# sign URL FILE [KEYFILE]: FILE's signature for the boot of URL (/results/MAC/BOOT), by openssl
-	local boot=${1##*/} rest=${1%/*}
+sign() {	# sign URL FILE [KEYFILE]: DIGEST/HMAC of FILE for the boot of URL (/results/MAC/BOOT), by openssl
+	local boot=${1##*/} rest=${1%/*} digest
 	local mac=${rest##*/}
-	{ printf 'bootbench-upload-1\n%s\n%s\n' "$mac" "$boot"; cat "$2"; } |
+	digest=$(openssl dgst -sha256 -r <"$2" | cut -c1-64)
+	printf '%s/' "$digest"
+	printf 'bootbench-upload-2\n%s\n%s\n%s\n%s' "$mac" "$boot" "$(wc -c <"$2")" "$digest" |
 		openssl dgst -sha256 -mac HMAC -macopt hexkey:"$(cat "${3:-$R/targets/$mac/key}")" -r | cut -c1-64
 }
 spost() {	# spost URL FILE [KEYFILE]: a signed upload; the answer in $T/body, its code printed
@@ -68,7 +70,7 @@ code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$U/r
 is "$code" 403 "an upload without a boot id and signature is refused (403)"
 code=$(spost "$U/results/$M/0123456789abcdef0123456789abcdef" "$T/up.jsonl")
 is "$code" 403 "... and one signed with the key, for a boot id this server never gave"
-code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$UP4/$(printf '%064d' 0)")
+code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/up.jsonl" "$UP4/$(openssl dgst -sha256 -r <"$T/up.jsonl" | cut -c1-64)/$(printf '%064d' 0)")
 is "$code $(cat "$T/body")" "403 bad signature: not signed with this target's upload key" \
 	"a stranger who read boot 4's URL (GET /boot, a log) cannot upload: a made-up signature is 403"
 openssl rand -hex 32 >"$T/otherkey"
@@ -192,7 +194,7 @@ start --quota 4K
 get /boot/$M6 >/dev/null
 UP6=$(upload_url)
 for i in $(seq 40); do printf '{"seq":%d,"boot_id":"%s","type":"event","data":"%s"}\n' "$i" "${UP6##*/}" "$(printf '%040d' "$i")"; done >"$T/junk"
-codes=$(for i in $(seq 20); do curl -s -o /dev/null -w '%{http_code}\n' --data-binary @"$T/junk" "$UP6/$(printf '%064x' "$i")"; done |
+codes=$(for i in $(seq 20); do curl -s -o /dev/null -w '%{http_code}\n' --data-binary @"$T/junk" "$UP6/$(printf '%064x/%064x' "$i" "$i")"; done |
 	sort | uniq -c | awk '{print $2 "x" $1}')
 "$BB" run null >"$T/r6.jsonl" 2>/dev/null
 code=$(spost "$UP6" "$T/r6.jsonl")
@@ -352,15 +354,19 @@ ok "300 slow clients from one address ($(cat "$T/slow.out")): 20 requests of the
 	sh -c "grep -q '^held 16 refused 284' '$T/slow.out' && [ $slowbad = 0 ] && [ $(echo "$codes" | wc -l) = 20 ]"
 kill "$IP" 2>/dev/null; wait "$IP" 2>/dev/null
 [ "$_failed" = 0 ] || echo "$codes" | sed 's/^/# status: /'
-# 300 uploads announcing 32 MiB each, with no token: refused at their header,
-# they hold neither memory nor a slot (they held both, up to 9 minutes)
-python3 - "$port" "$M2" >"$T/loris.out" 2>&1 <<'PY' &
+# 300 uploads announcing 32 MiB each, half with no token, half with a
+# target's boot id (public: it is on the command line) and a made-up
+# signature: refused at their header, they hold neither memory nor a slot
+# (they held both, up to 9 minutes; those with the boot id still held 40
+# MiB an address for up to 522 s, until the signature covered the head)
+python3 - "$port" "$M" "${UP4##*/}" >"$T/loris.out" 2>&1 <<'PY' &
 import socket, sys, time
-port, mac = int(sys.argv[1]), sys.argv[2]
+port, mac, boot = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 socks = []
 for i in range(300):
     s = socket.create_connection(("127.0.0.1", port), source_address=("127.0.2.%d" % (i % 250 + 1), 0))
-    s.sendall(("POST /results/%s HTTP/1.0\r\nContent-Length: 33554432\r\n\r\n" % mac).encode())
+    path = mac if i % 2 else "%s/%s/%s/%s" % (mac, boot, "0" * 64, "0" * 64)
+    s.sendall(("POST /results/%s HTTP/1.0\r\nContent-Length: 33554432\r\n\r\n" % path).encode())
     socks.append(s)
 codes = {}
 for s in socks:
@@ -376,18 +382,39 @@ PY
 IP=$!
 for _ in $(seq 200); do grep -q '^codes' "$T/loris.out" && break; sleep 0.1; done
 t=$(curl -s -o "$T/body" -w '%{http_code} %{time_total}' "$U/boot/$M2")
-ok "300 token-less 32 MiB uploads are refused at once ($(cat "$T/loris.out")); /boot answers in under a second ($t s)" \
+ok "300 32 MiB uploads, token-less or with a public boot id and a made-up signature, are refused at once ($(cat "$T/loris.out")); /boot answers in under a second ($t s)" \
 	sh -c "grep -qx 'codes 403' '$T/loris.out' && awk -v t='$t' 'BEGIN { split(t, a, \" \"); exit !(a[1] == 200 && a[2] < 1) }'"
+t=$(spost "$U/results/$M/${UP3##*/}" "$T/r3.jsonl"; printf ' %s' "$(cat "$T/body")")
+ok "... and meanwhile the target's own signed upload is stored ($t)" \
+	test "$t" = "200 stored 1 new records, 0 already here, 0 damaged"
 rss=$(awk '/^VmPeak/ {print $2}' /proc/$SP/status)
 ok "... and the server's peak address space stays small (VmPeak $((rss / 1024)) MiB: no buffer for an announced body)" \
 	test "$rss" -lt $((64 * 1024))
 kill "$IP" 2>/dev/null; wait "$IP" 2>/dev/null
+# the target's disk holds another key: refused at the header while curl is
+# still sending 4 MiB, the answer still reaches it (not a reset), so the
+# appliance can say which key is wrong
+head -c $((4 << 20)) /dev/zero | tr '\0' x >"$T/big.jsonl"
+UP4=$U/results/$M/${UP4##*/}
+code=$(curl -s -H 'Expect:' -o "$T/body" -w '%{http_code}' --data-binary @"$T/big.jsonl" "$UP4/$(sign "$UP4" "$T/big.jsonl" "$T/otherkey")")
+is "$code $(cat "$T/body")" "403 bad signature: not signed with this target's upload key" \
+	"a 4 MiB upload signed with another key: 403 at its header, and the answer arrives while the body is still coming"
 head -c $((8 << 20)) /dev/urandom >"$R/kernels/A/vmlinuz"
 dl=
 for i in $(seq 40); do curl -s --limit-rate 20k -o /dev/null -w '%{http_code}\n' "$U/kernels/A/vmlinuz" >>"$T/dl.codes" & dl="$dl $!"; done
 sleep 2
 kids=$(pgrep -P "$SP" | wc -l)
 ok "40 slow downloads from one client: at most 4 senders for it ($kids; 32 in all)" test "$kids" -le 4 -a "$kids" -ge 1
+# 8 more addresses, 4 slow downloads each: every sender is busy (they got
+# all 32). A ninth address (a target) takes one from an address with 4
+for a in $(seq 8); do for i in 1 2 3 4; do
+	curl -s --interface 127.0.3.$a --limit-rate 20k -o /dev/null "$U/kernels/A/vmlinuz" & dl="$dl $!"
+done; done
+sleep 2
+busy=$(pgrep -P "$SP" | wc -l)
+t=$(curl -s --interface 127.0.4.1 -o "$T/vmlinuz" -w '%{http_code} %{time_total}' "$U/kernels/A/vmlinuz")
+ok "with every sender busy ($busy, from 9 addresses), a target's download is served whole at once ($t s)" \
+	sh -c "[ $busy = 32 ] && cmp -s '$T/vmlinuz' '$R/kernels/A/vmlinuz' && awk -v t='$t' 'BEGIN { split(t, a, \" \"); exit !(a[1] == 200 && a[2] < 5) }'"
 stop
 "$BB" pxe serve "$R" --port "$port" >"$T/serve2.out" 2>&1 &
 SP=$!

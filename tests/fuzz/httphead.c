@@ -35,10 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			/* an upload's path (lib/uploadauth.c): its parts fit
 			 * and are what they say */
-			char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sig[UPLOAD_SIG_HEX + 1];
-			int up = upload_path_parse(h.target, mac, boot, sig);
+			char mac[18], boot[UPLOAD_TOKEN_LEN + 1], dg[UPLOAD_SIG_HEX + 1], sig[UPLOAD_SIG_HEX + 1];
+			int up = upload_path_parse(h.target, mac, boot, dg, sig);
 			if (up == UPLOAD_PATH_OK && (strlen(boot) != UPLOAD_TOKEN_LEN || strlen(sig) != UPLOAD_SIG_HEX ||
-						     strspn(sig, "0123456789abcdef") != UPLOAD_SIG_HEX))
+						     strspn(sig, "0123456789abcdef") != UPLOAD_SIG_HEX ||
+						     strlen(dg) != UPLOAD_SIG_HEX ||
+						     strspn(dg, "0123456789abcdef") != UPLOAD_SIG_HEX))
 				abort();
 			if (up != UPLOAD_PATH_BAD_MAC && (strlen(mac) != 17 || strncmp(h.target, "/results/", 9)))
 				abort();

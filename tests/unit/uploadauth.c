@@ -2,7 +2,7 @@
  * uploadauth.c - the signature an upload carries (lib/uploadauth.h) and the
  * HMAC-SHA-256 under it: RFC 4231's test vectors, a key longer than a
  * block, key files, and a signature that changes with every part it
- * covers (MAC, boot id, body). tests/host-pxe.t checks the same signature
+ * covers (MAC, boot id, length, the body's digest). tests/host-pxe.t checks the same signature
  * against openssl's, through the server.
  */
 #include <string.h>
@@ -25,7 +25,7 @@ int main(void)
 {
 	char hex[65], key_text[66], sig[65], sig2[65];
 	unsigned char k20[20], k131[131], key[UPLOAD_KEY_LEN], back[UPLOAD_KEY_LEN];
-	tap_plan(21);
+	tap_plan(30);
 
 	memset(k20, 0x0b, sizeof k20);
 	hmac_hex(k20, sizeof k20, "Hi There", hex);
@@ -53,42 +53,59 @@ int main(void)
 		ok(upload_key_parse(t, strlen(t), back) < 0, "66 digits are not a key (nothing but white space after 64)");
 	}
 
-	upload_sign(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef", "{\"a\":1}\n", 8, sig);
-	ok(upload_sig_ok(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef", "{\"a\":1}\n", 8, sig),
-	   "a signature checks against what it signed");
-	ok(!upload_sig_ok(key, "52-54-00-aa-bb-cd", "0123456789abcdef0123456789abcdef", "{\"a\":1}\n", 8, sig),
-	   "... not for another target");
-	ok(!upload_sig_ok(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdee", "{\"a\":1}\n", 8, sig),
-	   "... not for another boot");
-	ok(!upload_sig_ok(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef", "{\"a\":2}\n", 8, sig),
-	   "... not for another body");
-	key[31] ^= 1;
-	upload_sign(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef", "{\"a\":1}\n", 8, sig2);
-	ok(strcmp(sig, sig2) && !upload_sig_ok(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef",
-					       "{\"a\":1}\n", 8, sig), "... nor under another key");
-	sig2[10] = 0;
-	ok(!upload_sig_ok(key, "52-54-00-aa-bb-cc", "0123456789abcdef0123456789abcdef", "{\"a\":1}\n", 8, sig2),
-	   "a cut signature is refused");
+	{
+		const char *M = "52-54-00-aa-bb-cc", *B = "0123456789abcdef0123456789abcdef";
+		char dg[65], dg2[65];
+		upload_sign(key, M, B, "{\"a\":1}\n", 8, dg, sig);
+		is_str(dg, "e346432021b04179518d9614f3560ccd71354a4ee101ddcb893d6959a9d6301c", "DIGEST is the body's SHA-256");
+		ok(upload_head_ok(key, M, B, 8, dg, sig), "a signed head checks, with no body at hand");
+		ok(upload_body_ok("{\"a\":1}\n", 8, dg), "... and the body is the one it names");
+		ok(!upload_head_ok(key, "52-54-00-aa-bb-cd", B, 8, dg, sig), "... not for another target");
+		ok(!upload_head_ok(key, M, "0123456789abcdef0123456789abcdee", 8, dg, sig), "... not for another boot");
+		ok(!upload_head_ok(key, M, B, 9, dg, sig), "... not for another length (a dribbled longer body)");
+		ok(!upload_body_ok("{\"a\":2}\n", 8, dg), "another body is not the one signed for");
+		upload_sign(key, M, B, "{\"a\":2}\n", 8, dg2, sig2);
+		ok(!upload_head_ok(key, M, B, 8, dg2, sig), "... nor is a signature moved to another digest");
+		key[31] ^= 1;
+		upload_sign(key, M, B, "{\"a\":1}\n", 8, dg2, sig2);
+		ok(strcmp(sig, sig2) && !upload_head_ok(key, M, B, 8, dg, sig), "... nor under another key");
+		sig2[10] = 0;
+		ok(!upload_head_ok(key, M, B, 8, dg2, sig2), "a cut signature is refused");
+		dg2[10] = 0;
+		ok(!upload_body_ok("{\"a\":1}\n", 8, dg2), "... and a cut digest");
+		upload_sign(key, M, B, "", 0, dg2, sig2);
+		is_str(dg2, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+		       "an empty body (the boot started) has SHA-256's empty digest");
+	}
 
 	{
-		char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sg[UPLOAD_SIG_HEX + 1];
+		char mac[18], boot[UPLOAD_TOKEN_LEN + 1], sg[UPLOAD_SIG_HEX + 1], dg[UPLOAD_SIG_HEX + 1];
 		const char *b = "0123456789abcdef0123456789abcdef";
-		char path[200];
-		snprintf(path, sizeof path, "/results/52:54:00:AA:bb:cc/%s/%s", b, sig);
-		ok(upload_path_parse(path, mac, boot, sg) == UPLOAD_PATH_OK && !strcmp(mac, "52-54-00-aa-bb-cc") &&
-		   !strcmp(boot, b) && !strcmp(sg, sig), "an upload's path: the MAC normalised, boot id and signature");
-		ok(upload_path_parse("/results/52-54-00-aa-bb-cc", mac, boot, sg) == UPLOAD_PATH_UNSIGNED &&
+		const char *d = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+		char path[300];
+		snprintf(path, sizeof path, "/results/52:54:00:AA:bb:cc/%s/%s/%s", b, d, sig);
+		ok(upload_path_parse(path, mac, boot, dg, sg) == UPLOAD_PATH_OK && !strcmp(mac, "52-54-00-aa-bb-cc") &&
+		   !strcmp(boot, b) && !strcmp(dg, d) && !strcmp(sg, sig),
+		   "an upload's path: the MAC normalised, boot id, digest and signature");
+		ok(upload_path_parse("/results/52-54-00-aa-bb-cc", mac, boot, dg, sg) == UPLOAD_PATH_UNSIGNED &&
 		   !strcmp(mac, "52-54-00-aa-bb-cc"), "no boot id or signature: unsigned, the MAC still read");
-		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%.63s", b, sig);
-		is_int(upload_path_parse(path, mac, boot, sg), UPLOAD_PATH_UNSIGNED, "a signature of 63 digits: unsigned");
-		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%.63sA", b, sig);
-		is_int(upload_path_parse(path, mac, boot, sg), UPLOAD_PATH_UNSIGNED, "an upper-case digit: unsigned");
-		is_int(upload_path_parse("/results/52-54-00-aa-bb-cz/x/y", mac, boot, sg), UPLOAD_PATH_BAD_MAC,
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%s", b, sig);
+		is_int(upload_path_parse(path, mac, boot, dg, sg), UPLOAD_PATH_UNSIGNED,
+		       "the old /BOOT/HMAC (no digest): unsigned");
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%s/%.63s", b, d, sig);
+		is_int(upload_path_parse(path, mac, boot, dg, sg), UPLOAD_PATH_UNSIGNED, "a signature of 63 digits: unsigned");
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%s/%.63sA", b, d, sig);
+		is_int(upload_path_parse(path, mac, boot, dg, sg), UPLOAD_PATH_UNSIGNED, "an upper-case digit: unsigned");
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%.63sg/%s", b, d, sig);
+		is_int(upload_path_parse(path, mac, boot, dg, sg), UPLOAD_PATH_UNSIGNED, "a digest with a non-hex digit: unsigned");
+		snprintf(path, sizeof path, "/results/52-54-00-aa-bb-cc/%s/%s/%s/", b, d, sig);
+		is_int(upload_path_parse(path, mac, boot, dg, sg), UPLOAD_PATH_UNSIGNED, "a trailing slash: unsigned");
+		is_int(upload_path_parse("/results/52-54-00-aa-bb-cz/x/y", mac, boot, dg, sg), UPLOAD_PATH_BAD_MAC,
 		       "not a MAC: refused as such");
 		ok(upload_path_parse("http://10.0.0.1:8080/results/52-54-00-aa-bb-cc/0123456789abcdef0123456789abcdef",
-				     mac, boot, NULL) == UPLOAD_PATH_OK && !strcmp(boot, b),
+				     mac, boot, NULL, NULL) == UPLOAD_PATH_OK && !strcmp(boot, b),
 		   "the appliance's upload URL (no signature yet): MAC and boot id");
-		is_int(upload_path_parse("http://10.0.0.1:8080/results/52-54-00-aa-bb-cc/0123", mac, boot, NULL),
+		is_int(upload_path_parse("http://10.0.0.1:8080/results/52-54-00-aa-bb-cc/0123", mac, boot, NULL, NULL),
 		       UPLOAD_PATH_UNSIGNED, "... a boot id of 4 characters is not one");
 	}
 	return tap_done();
