@@ -4,7 +4,7 @@
 # kernel noise and damaged lines.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 44
+plan 46
 
 for c in collect mkresults init; do
 	ok "bootbench $c --help prints usage" sh -c "'$BB' $c --help | grep -q '^usage: bootbench $c'"
@@ -83,6 +83,20 @@ truncate -s 6M "$T/t.img"
 ok "a truncated image: its partition is found, with a warning (was: no results partition)" \
 	grep -q 'the image is truncated: the partition.s last [0-9]* bytes are missing; reading what is there' "$T/err"
 is "$rc" 2 "... and collect exits 2: what was past the cut is lost"
+
+# attack 9 of issue 36, the partition table: a damaged primary GPT hid the
+# partition ("no results partition", exit 1: the backup was never read);
+# two partitions named bootbench-results: the first won silently
+"$BB" mkresults "$T/g.img" --size 8M 2>/dev/null
+dd if=/dev/zero of="$T/g.img" bs=512 seek=1 count=1 conv=notrunc 2>/dev/null
+"$BB" collect "$T/g.img" >"$T/out" 2>"$T/err"; rc=$?
+ok "a zeroed primary GPT header: the partition is read from the backup GPT, and the warning says so (exit $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q 'the primary GPT is damaged: the partition was found in the backup GPT' '$T/err'"
+truncate -s 16M "$T/two.img"
+printf 'label: gpt\nsize=4M, name="bootbench-results"\nsize=4M, name="bootbench-results"\n' | sfdisk -q "$T/two.img"
+"$BB" collect "$T/two.img" >"$T/out" 2>"$T/err"; rc=$?
+ok "two partitions named bootbench-results: refused (exit $rc), naming both" \
+	sh -c "[ $rc = 1 ] && grep -q 'has two results partitions, 1 (bootbench-results) and 2 (bootbench-results)' '$T/err'"
 
 # every parameter of every workload can be set from a plan (hdparm's
 # seconds_T could not: plan parameter names are lower case); those whose
