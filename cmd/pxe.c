@@ -28,7 +28,8 @@ const char pxe_usage[] =
 "             \"care WORKLOAD[@LAYOUT]\" lines. When the schedule is done and\n"
 "             it holds fewer than M rounds (a round: each kernel once), the\n"
 "             server runs bootbench compare RECORDS --rounds M --undecided\n"
-"             [--care ...] in a child (at most 120 s and 2 GiB; its output\n"
+"             [--care ...] in a child (at most --confirm-seconds and\n"
+"             --confirm-memory; its output\n"
 "             in confirm.out) while it goes on answering: until the answer\n"
 "             is in, the target is told to ask again in 5 s. While that\n"
 "             asks for another round, one is appended to schedule (the\n"
@@ -61,6 +62,10 @@ const char pxe_usage[] =
 "  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
+"  --confirm-seconds S  a confirmation's compare is killed past S s (default\n"
+"                120): no more rounds, logged\n"
+"  --confirm-memory SIZE  its address space (default 2G, from 64M): past it\n"
+"                compare fails, no more rounds, logged\n"
 "  --quota SIZE  bytes of records.jsonl a target may reach (default 1G):\n"
 "                only signed uploads count\n"
 "  --max-records N  records one boot (a record's boot_id) may store\n"
@@ -597,14 +602,14 @@ static void boot_text(struct sbuf *s, const char *mac, const char *self, const s
  * does not run compare again. */
 #define MAX_CONFIRMING 64	/* targets with a decision kept */
 #define CONFIRM_RUNNING 2	/* compares at once: CPU and memory are the server machine's */
-#define CONFIRM_SECONDS 120
-#define CONFIRM_MEMORY (2ull << 30)	/* compare holds several times its input: a store past about
-					 * 500 MiB fails here ("no more rounds", logged) */
+static long confirm_seconds = 120;	/* --confirm-seconds */
+static unsigned long long confirm_memory = 2ull << 30;	/* --confirm-memory: compare's address space */
 static struct confirming {
 	char mac[18];
 	pid_t pid;		/* compare running, else 0 */
 	int done;		/* it ended: status holds how; read by the target's next ask */
 	int status;
+	int timed_out;		/* killed by the server past its time (it ignored, or could not take, SIGALRM) */
 	time_t started;
 	size_t n;		/* the schedule length it answered (or answers) for */
 } confirming[MAX_CONFIRMING];
@@ -622,9 +627,10 @@ static void confirm_reap(void)
 		if (!j->pid)
 			continue;
 		r = waitpid(j->pid, &st, WNOHANG);
-		if (r == 0 && time(NULL) - j->started > CONFIRM_SECONDS + 5) {
-			kill(j->pid, SIGKILL);	/* the alarm did not end it */
+		if (r == 0 && time(NULL) - j->started > confirm_seconds + 5) {
+			kill(j->pid, SIGKILL);	/* the alarm did not end it (stopped, or blocked in the kernel) */
 			r = waitpid(j->pid, &st, 0);
+			j->timed_out = 1;
 		}
 		if (r == 0)
 			continue;
@@ -680,10 +686,10 @@ static int confirm_start(struct confirming *j, const char *mac, char *const argv
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		struct rlimit as = { CONFIRM_MEMORY, CONFIRM_MEMORY };
+		struct rlimit as = { confirm_memory, confirm_memory };
 		child_close_others(-1);
 		setrlimit(RLIMIT_AS, &as);
-		alarm(CONFIRM_SECONDS);	/* survives exec: compare dies with SIGALRM past it */
+		alarm((unsigned)confirm_seconds);	/* survives exec: compare dies with SIGALRM past it */
 		dup2(out, 1);
 		dup2(out, 2);
 		execv(argv[0], argv);
@@ -695,6 +701,7 @@ static int confirm_start(struct confirming *j, const char *mac, char *const argv
 	snprintf(j->mac, sizeof j->mac, "%s", mac);
 	j->pid = pid;
 	j->done = 0;
+	j->timed_out = 0;
 	j->started = time(NULL);
 	j->n = n;
 	return 0;
@@ -806,9 +813,11 @@ static int confirm_round(const char *mac, char *const names[], size_t n)
 	tool_reason(&out, NULL, why, sizeof why);
 	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)) {
 		char st[64];
-		status_text(status, st, sizeof st);
-		tlog(mac, "confirm: bootbench compare failed (%s): %s; no more rounds",
-		     WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "120 s passed" : st, why);
+		if (j->timed_out || (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM))
+			snprintf(st, sizeof st, "its %ld s (--confirm-seconds) passed", confirm_seconds);
+		else
+			status_text(status, st, sizeof st);
+		tlog(mac, "confirm: bootbench compare failed (%s): %s; no more rounds", st, why);
 		goto out;
 	}
 	if (WEXITSTATUS(status) == 0) {
@@ -1010,7 +1019,8 @@ static struct store *store_of(const char *mac)
 	snprintf(st->mac, sizeof st->mac, "%s", mac);
 	p = tpath(mac, "records.jsonl");
 	if (recstore_open(&st->rs, p, boot_salt) < 0) {
-		tlog(mac, "unable to store records: unable to read %s: %s", p, strerror(errno));
+		tlog(mac, "unable to store records: unable to read %s: %s", p,
+		     errno == EINVAL ? "not a regular file" : strerror(errno));
 		free(p);
 		return NULL;
 	}
@@ -1127,7 +1137,16 @@ static void status_report(struct sbuf *out)
 		} else {
 			int rfd;
 			recs = tpath(e->d_name, "records.jsonl");
-			if ((rfd = open(recs, O_RDONLY | O_CLOEXEC)) >= 0) {
+			struct stat rsb;
+			/* O_NONBLOCK and a regular file only: a FIFO does not hang pxe status */
+			if ((rfd = open(recs, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) >= 0 &&
+			    (fstat(rfd, &rsb) < 0 || !S_ISREG(rsb.st_mode))) {
+				warning("%s is not a regular file: its records are not counted", recs);
+				close(rfd);
+				rfd = -1;
+			}
+			if (rfd >= 0) {
+				fcntl(rfd, F_SETFL, fcntl(rfd, F_GETFL) & ~O_NONBLOCK);
 				if (lines_read(rfd, RECORD_LINE_MAX, count_line, &nrec) < 0)
 					warning("%s: read error after %zu records: %s", recs, nrec, strerror(errno));
 				close(rfd);
@@ -1698,6 +1717,14 @@ int pxe_main(int argc, char **argv)
 			limits.per_boot = strtoull(argv[++i], &e, 10);
 			if (errno || *e || argv[i][0] < '0' || argv[i][0] > '9' || !limits.per_boot)
 				die(EXIT_BADINPUT, "bad --max-records \"%s\" (a count from 1)", argv[i]);
+		} else if (!strcmp(argv[i], "--confirm-seconds") && i + 1 < argc) {
+			char *e;
+			confirm_seconds = strtol(argv[++i], &e, 10);
+			if (!*argv[i] || *e || confirm_seconds < 1 || confirm_seconds > 86400)
+				die(EXIT_BADINPUT, "bad --confirm-seconds \"%s\" (1..86400)", argv[i]);
+		} else if (!strcmp(argv[i], "--confirm-memory") && i + 1 < argc) {
+			if (parse_size(argv[++i], 1ull << 40, &confirm_memory) < 0 || confirm_memory < (64ull << 20))
+				die(EXIT_BADINPUT, "bad --confirm-memory \"%s\" (a size from 64M: K, M, G, T)", argv[i]);
 		} else if (!strcmp(argv[i], "--quota") && i + 1 < argc) {
 			if (parse_size(argv[++i], 1ull << 50, &limits.quota) < 0 || limits.quota < 4096)
 				die(EXIT_BADINPUT, "bad --quota \"%s\" (a size from 4K: bytes, or K, M, G, T)", argv[i]);

@@ -121,7 +121,8 @@ int recstore_open(struct recstore *rs, const char *path, const unsigned char sal
 	memcpy(rs->salt, salt, sizeof rs->salt);
 	rs->max_boot_ids = RECSTORE_MAX_BOOT_IDS;
 	rs->path = xstrdup(path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put there does not hang the boot server */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -129,6 +130,17 @@ int recstore_open(struct recstore *rs, const char *path, const unsigned char sal
 		recstore_close(rs);
 		errno = e;
 		return -1;
+	}
+	{
+		struct stat sb;
+		if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+			e = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
+			close(fd);
+			recstore_close(rs);
+			errno = e;
+			return -1;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	}
 	r = lines_read(fd, RECORD_LINE_MAX, index_line, rs);
 	e = errno;

@@ -9,7 +9,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
 command -v openssl >/dev/null || skip_all "no openssl (it signs the test uploads, independently of our HMAC)"
-plan 78
+plan 81
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -499,6 +499,44 @@ for i in 1 2 3 4 5; do getb /boot/$D; done
 stop
 ok "at the budget the schedule ends (poweroff), nothing appended" \
 	sh -c "grep -q '^poweroff ||' '$T/body' && ! grep -q confirmation '$DD/schedule' && grep -q 'confirm: 2 rounds booted, the budget of 2: no more' '$DD/log'"
+# attack 8: the confirmation's compare is bounded in time. Two targets whose
+# records.jsonl is a FIFO with no writer: compare blocks opening it. E's
+# compare is ended by its alarm (--confirm-seconds 2); F's is stopped
+# (SIGSTOP: the alarm cannot end it) and the server kills it at 2 + 5 s.
+# Meanwhile the server answers, and neither gets another round.
+for X in e f; do
+	XD=$R/targets/52-54-00-aa-bb-0$X
+	mkdir -p "$XD"; cp "$CD/args" "$CD/finally" "$DD/key" "$XD/"; printf 'A\nB\n' >"$XD/schedule"; printf 'rounds 6\n' >"$XD/confirm"
+	mkfifo "$XD/records.jsonl"
+done
+start --confirm-seconds 2
+for X in e f; do get /boot/52-54-00-aa-bb-0$X >/dev/null; get /boot/52-54-00-aa-bb-0$X >/dev/null; get /boot/52-54-00-aa-bb-0$X >/dev/null; done
+for _ in $(seq 50); do cpid=$(pgrep -P "$SP" -f 'compare .*52-54-00-aa-bb-0f' | head -1); [ -n "$cpid" ] && break; sleep 0.1; done
+[ -n "$cpid" ] && kill -STOP "$cpid"
+t0=$(date +%s.%N) slowest=0 asks=0
+while :; do
+	te=$(curl -s -o "$T/body.e" -w '%{time_total}' "$U/boot/52-54-00-aa-bb-0e")
+	tf=$(curl -s -o "$T/body.f" -w '%{time_total}' "$U/boot/52-54-00-aa-bb-0f")
+	slowest=$(awk -v a="$slowest" -v b="$te" -v c="$tf" 'BEGIN { m = a; if (b > m) m = b; if (c > m) m = c; print m }')
+	asks=$((asks + 1))
+	grep -q '^poweroff ||' "$T/body.f" && grep -q '^poweroff ||' "$T/body.e" && break
+	[ $asks -lt 150 ] || break
+	sleep 0.1
+done
+took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+stop
+ok "a compare that hangs ends by its alarm at --confirm-seconds: logged, no more rounds, poweroff" \
+	sh -c "grep -q '^poweroff ||' '$T/body.e' && grep -q 'confirm: bootbench compare failed (its 2 s (--confirm-seconds) passed)' '$R/targets/52-54-00-aa-bb-0e/log' && ! grep -q confirmation '$R/targets/52-54-00-aa-bb-0e/schedule'"
+ok "a stopped one (pid ${cpid:-none}) is killed by the server (F done after $took s), said the same way; $asks asks of each answered, the slowest in $slowest s" \
+	sh -c "[ -n '$cpid' ] && grep -q '^poweroff ||' '$T/body.f' && grep -q 'confirm: bootbench compare failed (its 2 s (--confirm-seconds) passed)' '$R/targets/52-54-00-aa-bb-0f/log' &&
+		awk -v t='$took' -v s='$slowest' 'BEGIN { exit !(t >= 4 && t < 15 && s < 1) }' && ! kill -0 $cpid 2>/dev/null"
+"$BB" pxe status "$R" >"$T/st.out" 2>"$T/st.err" & stp=$!
+for _ in $(seq 50); do kill -0 $stp 2>/dev/null || break; sleep 0.1; done
+kill -0 $stp 2>/dev/null && { kill $stp; stp=hung; }
+wait $stp 2>/dev/null
+ok "pxe status with a FIFO for records.jsonl does not hang: it says so (${stp})" \
+	sh -c "[ '$stp' != hung ] && grep -q 'records.jsonl is not a regular file: its records are not counted' '$T/st.err'"
+rm -f "$R"/targets/52-54-00-aa-bb-0[ef]/records.jsonl
 # pxe-serve keeps the appended rounds: they are not a new schedule
 FB=$T/fb; mkdir -p "$FB/kernels/A" "$FB/kernels/B"; ln -s "$BB" "$FB/bootbench"
 : >"$FB/userland.cpio.gz"; : >"$FB/userland-id.cpio.gz"; : >"$FB/kernels/A/vmlinuz"; : >"$FB/kernels/B/vmlinuz"
