@@ -29,11 +29,11 @@ const char pxe_usage[] =
 "             it holds fewer than M rounds (a round: each kernel once), the\n"
 "             server runs bootbench compare RECORDS --rounds M --undecided\n"
 "             [--care ...] in a child (at most --confirm-seconds and\n"
-"             --confirm-memory; its output\n"
-"             in confirm.out) while it goes on answering: until the answer\n"
-"             is in, the target is told to ask again in 5 s. While that\n"
-"             asks for another round, one is appended to schedule (the\n"
-"             last round's kernels in reverse order) and booted\n"
+"             --confirm-memory; its output in confirm.out) while it goes\n"
+"             on answering: until the answer is in, the target is told\n"
+"             to ask again in 5 s. While that asks for another round,\n"
+"             one is appended to schedule (the last round's kernels in\n"
+"             reverse order) and booted\n"
 "serve answers\n"
 "  GET /boot/MAC      the iPXE script of the target's next boot, with a new\n"
 "                     boot id in its upload URL (kept in targets/MAC/state and\n"
@@ -48,9 +48,9 @@ const char pxe_usage[] =
 "                     LEN \"\\n\" DIGEST, in hex (lib/uploadauth.h). The HMAC\n"
 "                     is checked when the header is in (403 before a byte of\n"
 "                     the body is kept), DIGEST when the body is. An empty\n"
-"                     body says the boot\n"
-"                     started. At most 32 MiB, a line at most one record's\n"
-"                     4 MiB, appended to targets/MAC/records.jsonl unless\n"
+"                     body says the boot started. At most 32 MiB, a line at\n"
+"                     most one record's 4 MiB, appended to\n"
+"                     targets/MAC/records.jsonl unless\n"
 "                     already there. The file is append-only: read once per\n"
 "                     server run (streamed) for the keys of its lines, never\n"
 "                     cut shorter than it was; 413 past the quota\n"
@@ -62,8 +62,9 @@ const char pxe_usage[] =
 "  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: say the boot\n"
 "                network's address explicitly)\n"
 "  --port P      TCP port (default 8080; 0 picks one, printed on stdout)\n"
-"  --confirm-seconds S  a confirmation's compare is killed past S s (default\n"
-"                120): no more rounds, logged\n"
+"  --confirm-seconds S  a confirmation's compare is killed past S (default\n"
+"                120 s; a whole number, or one with ms, s, min or h): no\n"
+"                more rounds, logged\n"
 "  --confirm-memory SIZE  its address space (default 2G, from 64M): past it\n"
 "                compare fails, no more rounds, logged\n"
 "  --quota SIZE  bytes of records.jsonl a target may reach (default 1G):\n"
@@ -88,20 +89,24 @@ const char pxe_usage[] =
 "targets/MAC/key hold (never a command line, record, console line, log or\n"
 "served file), and a GET /boot changes nothing until the target itself\n"
 "sent its boot's records. Boot ids are public, but an upload's header is\n"
-"signed: a stranger's is refused before its body is read, so it holds no\n"
-"upload buffer and no slot past its header. What a stranger can still do:\n"
+"signed: a stranger's is refused before a byte of its body is kept (what\n"
+"it still sends is read and dropped while it keeps sending, one connection\n"
+"an address, so that a target with the wrong key hears why). What a\n"
+"stranger can still do:\n"
 "learn a target's kernel and arguments (GET /boot/MAC, over HTTP in clear,\n"
 "as iPXE needs), download the boot files, and use its share of the\n"
 "server's limits: an address holds at most 16 connections and 4 downloads\n"
-"(an address with fewer downloads takes a sender from the address with the\n"
-"most when all 32 are busy), and refusals are logged once a minute a\n"
-"source. A sniffer sees records in clear (no TLS: iPXE and the appliance\n"
-"speak plain HTTP) and can send a captured upload again: it stores nothing\n"
-"new, and its body (the target's own) holds at most 40 MiB of one address's\n"
-"upload buffer for as long as it keeps 64 KiB/s. A boot\n"
-"that sends no word for --boot-seconds (its target is off, or hung) is\n"
-"given up on at the next GET, whoever sends it. Whoever\n"
-"holds a key file, or the target's disk, can upload as that target.\n"
+"(when all 32 senders are busy, an address holding at least two fewer\n"
+"takes one from the address holding most: 32 addresses can still hold\n"
+"them all), and refusals are logged once a minute a source. A sniffer sees\n"
+"records in clear (no TLS: iPXE and the appliance speak plain HTTP) and can\n"
+"send a captured upload again: one stored already is answered at its\n"
+"header; one not yet stored is read (one copy of it at a time), and its\n"
+"body holds at most 40 MiB of one address's upload buffer while it keeps\n"
+"64 KiB/s, storing nothing new. A boot that sends no word for\n"
+"--boot-seconds (its target is off, or hung) is given up on at the next\n"
+"GET, whoever sends it. Whoever holds a key file, or the target's disk, can\n"
+"upload as that target.\n"
 "status prints, per target, the boots served, the records received and the\n"
 "boots that sent nothing (hung, or their upload failed: their records come\n"
 "with the next boot's upload).\n"
@@ -174,7 +179,7 @@ static char *tpath(const char *mac, const char *file)
 
 static char *tread(const char *mac, const char *file)
 {
-	char *p = tpath(mac, file), *s = read_file(p, NULL);
+	char *p = tpath(mac, file), *s = read_regular(p, NULL);	/* a FIFO there hangs nothing */
 	free(p);
 	return s;
 }
@@ -229,6 +234,7 @@ enum refusal_kind {
 	RK_NO_KEY,		/* the target has no key: no boot, no upload */
 	RK_SAME_BOOT,		/* /boot asked again while that boot is in hand */
 	RK_BAD_SIGNATURE,	/* the signature is not the key's */
+	RK_BAD_DIGEST,		/* a signed head with another body than it names (a captured head) */
 	RK_NOTHING_NEW,		/* a signed upload of records all stored already (a replay, or a retry) */
 	RK_DONE,		/* /boot after the schedule ended */
 };
@@ -510,7 +516,7 @@ static int target_layers(const char *mac, const char *self, struct sbuf *words, 
  * its kernel command line carries (/results/MAC/BOOT). The id is public:
  * what an upload must carry is its signature (lib/uploadauth.h), made with
  * the target's key, which only the target's results disk and
- * targets/MAC/key hold: /results/MAC/BOOT/HMAC. targets/MAC/tokens keeps
+ * targets/MAC/key hold: /results/MAC/BOOT/DIGEST/HMAC. targets/MAC/tokens keeps
  * every id handed out ("BOOT ID" lines): a boot's records may come with a
  * later boot's upload, signed for that later boot. A signed empty POST
  * says the boot started: with it (or its records) the target's next /boot
@@ -987,9 +993,18 @@ static unsigned char boot_salt[16];
  * (an upload past it is refused whole, 413) and a quota of records per
  * boot (records past it are not stored, the rest of the upload is: 200,
  * with the count). */
+/* Uploads stored this server run, per target, by boot id and digest
+ * (the last STORE_SEEN): the same upload again (a sniffer's replay, or
+ * the target's retry after a lost answer) is answered at its header, its
+ * body never read. */
+#define STORE_SEEN 64
+#define SEEN_KEY (UPLOAD_TOKEN_LEN + UPLOAD_SIG_HEX + 1)
+
 struct store {
 	char mac[18];
 	struct recstore rs;
+	char seen[STORE_SEEN][SEEN_KEY];
+	unsigned seen_next;
 };
 
 static struct store *stores;
@@ -1006,13 +1021,22 @@ static void count_line(void *ctx, char *line, size_t len, unsigned long lineno)
 	(*(size_t *)ctx)++;
 }
 
-static struct store *store_of(const char *mac)
+/* The target's store if this server run opened it already, else NULL
+ * (never opens one: store_of does). */
+static struct store *store_open_already(const char *mac)
 {
-	struct store *st;
-	char *p;
 	for (size_t i = 0; i < nstores; i++)
 		if (!strcmp(stores[i].mac, mac))
 			return &stores[i];
+	return NULL;
+}
+
+static struct store *store_of(const char *mac)
+{
+	struct store *st = store_open_already(mac);
+	char *p;
+	if (st)
+		return st;
 	stores = xrealloc(stores, (nstores + 1) * sizeof *stores);
 	st = &stores[nstores];
 	memset(st, 0, sizeof *st);
@@ -1050,7 +1074,25 @@ static void log_damaged(void *ctx, size_t lineno, const char *why)
 
 /* An upload of boot `boot` of target mac, its signature already checked
  * (upload_allowed, when its header came in). */
-static void receive(int fd, in_addr_t peer, const char *mac, long boot, const char *body, size_t len)
+static void seen_key(char key[SEEN_KEY], const char *boot_id, const char *digest)
+{
+	snprintf(key, SEEN_KEY, "%.*s%.*s", (int)UPLOAD_TOKEN_LEN, boot_id, (int)UPLOAD_SIG_HEX, digest);
+}
+
+/* This upload (boot id, digest) was stored this server run. */
+static int upload_seen(const char *mac, const char *boot_id, const char *digest)
+{
+	struct store *st = store_open_already(mac);
+	char key[SEEN_KEY];
+	seen_key(key, boot_id, digest);
+	for (size_t k = 0; st && k < STORE_SEEN; k++)
+		if (!strcmp(st->seen[k], key))
+			return 1;
+	return 0;
+}
+
+static void receive(int fd, in_addr_t peer, const char *mac, long boot, const char *boot_id, const char *digest,
+		    const char *body, size_t len)
 {
 	struct store *store;
 	struct recstore_upload u;
@@ -1086,6 +1128,10 @@ static void receive(int fd, in_addr_t peer, const char *mac, long boot, const ch
 	if (u.uncounted)
 		tlog(mac, "upload: %zu records of boots past the %llu this target counts: stored, not counted per boot",
 		     u.uncounted, store->rs.max_boot_ids);
+	if (len) {
+		seen_key(store->seen[store->seen_next], boot_id, digest);
+		store->seen_next = (store->seen_next + 1) % STORE_SEEN;
+	}
 	state_read(mac, &st);
 	/* an empty or all-damaged upload does not count as a report; one whose
 	 * records are all over the quota does */
@@ -1122,8 +1168,9 @@ static void status_report(struct sbuf *out)
 		return;
 	}
 	while ((e = readdir(d))) {
-		char *names[MAX_SCHEDULE], *recs;
+		char *names[MAX_SCHEDULE], *recs, counted[64];
 		size_t n, nrec = 0;
+		int known = 1;
 		struct state st;
 		if (!valid_mac(e->d_name))
 			continue;
@@ -1132,28 +1179,30 @@ static void status_report(struct sbuf *out)
 		/* the server's store knows the count; pxe status streams the file */
 		recs = NULL;
 		if (server_pid) {
-			struct store *sto = store_of(e->d_name);
+			/* a store not opened yet this run is not opened here: indexing
+			 * a large one would hold every target's answer for seconds */
+			struct store *sto = store_open_already(e->d_name);
 			nrec = sto ? (size_t)sto->rs.lines : 0;
+			known = sto != NULL;
 		} else {
 			int rfd;
 			recs = tpath(e->d_name, "records.jsonl");
-			struct stat rsb;
-			/* O_NONBLOCK and a regular file only: a FIFO does not hang pxe status */
-			if ((rfd = open(recs, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) >= 0 &&
-			    (fstat(rfd, &rsb) < 0 || !S_ISREG(rsb.st_mode))) {
-				warning("%s is not a regular file: its records are not counted", recs);
-				close(rfd);
-				rfd = -1;
-			}
+			/* a regular file only: a FIFO does not hang pxe status */
+			if ((rfd = open_regular(recs, O_RDONLY, 0)) < 0 && errno != ENOENT)
+				warning("%s: its records are not counted: %s", recs,
+					errno == EINVAL ? "not a regular file" : strerror(errno));
 			if (rfd >= 0) {
-				fcntl(rfd, F_SETFL, fcntl(rfd, F_GETFL) & ~O_NONBLOCK);
 				if (lines_read(rfd, RECORD_LINE_MAX, count_line, &nrec) < 0)
 					warning("%s: read error after %zu records: %s", recs, nrec, strerror(errno));
 				close(rfd);
 			}
 		}
-		sb_printf(out, "%s: %ld of %zu boots served, %zu records received, last boot %s%s\n", e->d_name,
-			  st.served > (long)n ? (long)n : st.served, n, nrec,
+		if (known)
+			snprintf(counted, sizeof counted, "%zu records received", nrec);
+		else
+			snprintf(counted, sizeof counted, "records not counted yet this run");
+		sb_printf(out, "%s: %ld of %zu boots served, %s, last boot %s%s\n", e->d_name,
+			  st.served > (long)n ? (long)n : st.served, n, counted,
 			  st.reported >= st.served ? "reported" : "has not reported",
 			  st.served >= (long)n ? ", schedule done" : "");
 		for (size_t i = 0; i < n; i++)
@@ -1187,14 +1236,14 @@ struct conn {
 	char *end;		/* the header's blank line, once seen */
 	struct http_head head;	/* parsed, once end is set */
 	long boot;		/* an upload: the boot its id names */
-	char boot_id[UPLOAD_TOKEN_LEN + 1];	/* an upload: /results/MAC/BOOT/DIGEST/SIG */
+	char mac[18], boot_id[UPLOAD_TOKEN_LEN + 1];	/* an upload: /results/MAC/BOOT/DIGEST/SIG */
 	char digest[UPLOAD_SIG_HEX + 1], sig[UPLOAD_SIG_HEX + 1];
 	char *body;
 	size_t clen, have, cap;
 	time_t deadline;	/* the whole request */
 	time_t idle;		/* the next byte */
 	in_addr_t peer;		/* the client's address (downloads per client are capped) */
-	int sig_refused;	/* a known boot's upload whose head's signature is not the key's */
+	int answered_early;	/* a signed upload's head, or a known boot's, answered before its body was read */
 	int draining;		/* refused at its header: what it still sends is read and dropped */
 };
 
@@ -1394,9 +1443,9 @@ static void signed_upload(struct conn *c, const char *mac)
 	if (!upload_body_ok(body, c->clen, c->digest)) {
 		/* only a key holder signs a head: this is a captured one sent
 		 * with another body */
-		refused(c->peer, mac, RK_BAD_SIGNATURE, "an upload whose body is not the one its signed head names "
-			"(its SHA-256): refused, nothing stored");
-		reply_text(c->fd, 403, UPLOAD_BAD_SIGNATURE " the body is not the one signed for\n");
+		refused(c->peer, mac, RK_BAD_DIGEST, "an upload whose body is not the one its signed head names "
+			"(its SHA-256; a captured head sent with another body): refused, nothing stored");
+		reply_text(c->fd, 403, "bad digest: the body is not the one signed for\n");
 		return;
 	}
 	/* the target's word moves its schedule: an empty POST says the boot
@@ -1422,7 +1471,7 @@ static void signed_upload(struct conn *c, const char *mac)
 	if (!c->clen)
 		reply_text(c->fd, 200, "started\n");
 	else
-		receive(c->fd, c->peer, mac, c->boot, body, c->clen);
+		receive(c->fd, c->peer, mac, c->boot, c->boot_id, c->digest, body, c->clen);
 }
 
 /* An upload is checked when its header is in, before a byte of its body is
@@ -1442,6 +1491,7 @@ static int upload_allowed(struct conn *c, const char *target)
 		reply_text(c->fd, 400, "bad MAC address in the path\n");
 		return -1;
 	}
+	snprintf(c->mac, sizeof c->mac, "%s", mac);
 	n = schedule_read(mac, sched, MAX_SCHEDULE);
 	for (size_t i = 0; i < n; i++)
 		free(sched[i]);
@@ -1475,30 +1525,58 @@ static int upload_allowed(struct conn *c, const char *target)
 			 "bootbench mkresults --set-key with this key file on it)", c->boot);
 		refused(c->peer, mac, RK_BAD_SIGNATURE, what);
 		reply_text(c->fd, 403, UPLOAD_BAD_SIGNATURE " not signed with this target's upload key\n");
-		c->sig_refused = 1;
+		c->answered_early = 1;
 		return -1;
+	}
+	if (c->clen && upload_seen(mac, c->boot_id, c->digest)) {
+		/* stored already: the body is the one stored */
+		char what[120];
+		snprintf(what, sizeof what, "boot %ld sent an upload stored already (a retry, or a replay): answered at "
+			 "its header", c->boot);
+		refused(c->peer, mac, RK_NOTHING_NEW, what);
+		reply_text(c->fd, 200, "stored 0 new records: this upload is here already\n");
+		c->answered_early = 1;
+		return -1;
+	}
+	for (size_t i = 0; c->clen && i < MAX_CONNS; i++) {
+		const struct conn *o = &conns[i];
+		if (o != c && o->fd >= 0 && o->clen && !o->draining && o->body && !strcmp(o->mac, mac) &&
+		    !strcmp(o->boot_id, c->boot_id) && !strcmp(o->digest, c->digest)) {
+			/* one copy of an upload in flight: a sniffer's replays hold no more than the target's own */
+			reply_text(c->fd, 503, "busy: the same upload is arriving already, try again\n");
+			return -1;
+		}
 	}
 	return 0;
 }
 
-#define DRAIN_SECONDS 2
+#define DRAIN_SECONDS 2	/* a draining client may pause this long */
+#define DRAIN_MAX 60		/* and drain this long in all */
 
-/* An upload refused at its signature (answered) whose body is still
- * coming: closing now would reset the connection, and the client would
- * lose the answer with it (the appliance says a key is not the server's).
- * Its body is read and dropped for at most DRAIN_SECONDS, holding no
- * memory; one such connection an address (a stranger's others, and every
- * refusal before the signature, are closed at once). */
+/* conn_read's answer for an upload answered at its header (refused at its
+ * signature, or stored already) whose body is still coming: closing now
+ * would reset the connection, and the client (httpc sends the whole body
+ * before it reads) would lose the answer with it: the appliance says a
+ * key is not the server's. So its body is read and dropped, holding no
+ * memory, for as long as it keeps coming at BODY_RATE, at most DRAIN_MAX
+ * s, one such connection an address (a stranger's others, and every
+ * refusal before the signature, are closed at once). 0 keep the
+ * connection (draining), -1 close it. */
 static int conn_drain(struct conn *c)
 {
-	if (!c->sig_refused || c->got - c->head.head_len >= c->clen)
+	size_t left;
+	time_t now = time(NULL), span;
+	if (!c->answered_early || c->got - c->head.head_len >= c->clen)
 		return -1;	/* nothing more is coming, or no answer a target needs */
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		if (conns[i].fd >= 0 && conns[i].draining && conns[i].peer == c->peer)
 			return -1;
 	shutdown(c->fd, SHUT_WR);
 	c->draining = 1;
-	c->deadline = c->idle = time(NULL) + DRAIN_SECONDS;
+	left = c->clen - (c->got - c->head.head_len);
+	span = DRAIN_SECONDS + (time_t)(left / BODY_RATE);
+	c->deadline = now + (span < DRAIN_MAX ? span : DRAIN_MAX);
+	c->idle = now + DRAIN_SECONDS;
 	return 0;
 }
 
@@ -1510,6 +1588,8 @@ static int conn_read(struct conn *c)
 	if (c->draining) {
 		char junk[16384];
 		n = recv(c->fd, junk, sizeof junk, 0);
+		if (n > 0)
+			c->idle = time(NULL) + DRAIN_SECONDS;
 		return n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)) ? 0 : -1;
 	}
 	if (!c->end) {
@@ -1700,10 +1780,10 @@ int pxe_main(int argc, char **argv)
 		die(EXIT_BADINPUT, "%s is not a directory (lay one out with scripts/pxe-serve)", root);
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--boot-seconds") && i + 1 < argc) {
-			char *e;
-			boot_seconds = strtol(argv[++i], &e, 10);
-			if (!*argv[i] || *e || boot_seconds < 0 || boot_seconds > 7 * 86400)
-				die(EXIT_BADINPUT, "bad --boot-seconds \"%s\" (0..604800)", argv[i]);
+			unsigned long long v;
+			if (parse_duration(argv[++i], 1000, 7 * 86400, &v) < 0)
+				die(EXIT_BADINPUT, "bad --boot-seconds \"%s\" (" DURATION_HELP ", 0 to 7 days)", argv[i]);
+			boot_seconds = (long)v;
 		} else if (!strcmp(argv[i], "--bind") && i + 1 < argc) {
 			bind_addr = argv[++i];
 		} else if (!strcmp(argv[i], "--port") && i + 1 < argc) {
@@ -1718,10 +1798,10 @@ int pxe_main(int argc, char **argv)
 			if (errno || *e || argv[i][0] < '0' || argv[i][0] > '9' || !limits.per_boot)
 				die(EXIT_BADINPUT, "bad --max-records \"%s\" (a count from 1)", argv[i]);
 		} else if (!strcmp(argv[i], "--confirm-seconds") && i + 1 < argc) {
-			char *e;
-			confirm_seconds = strtol(argv[++i], &e, 10);
-			if (!*argv[i] || *e || confirm_seconds < 1 || confirm_seconds > 86400)
-				die(EXIT_BADINPUT, "bad --confirm-seconds \"%s\" (1..86400)", argv[i]);
+			unsigned long long v;
+			if (parse_duration(argv[++i], 1000, 86400, &v) < 0 || !v)
+				die(EXIT_BADINPUT, "bad --confirm-seconds \"%s\" (" DURATION_HELP ", 1 s to 1 day)", argv[i]);
+			confirm_seconds = (long)v;
 		} else if (!strcmp(argv[i], "--confirm-memory") && i + 1 < argc) {
 			if (parse_size(argv[++i], 1ull << 40, &confirm_memory) < 0 || confirm_memory < (64ull << 20))
 				die(EXIT_BADINPUT, "bad --confirm-memory \"%s\" (a size from 64M: K, M, G, T)", argv[i]);

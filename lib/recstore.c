@@ -121,8 +121,8 @@ int recstore_open(struct recstore *rs, const char *path, const unsigned char sal
 	memcpy(rs->salt, salt, sizeof rs->salt);
 	rs->max_boot_ids = RECSTORE_MAX_BOOT_IDS;
 	rs->path = xstrdup(path);
-	/* O_NONBLOCK: a FIFO put there does not hang the boot server */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	/* a regular file only: a FIFO put there does not hang the boot server */
+	fd = open_regular(path, O_RDONLY, 0);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -130,17 +130,6 @@ int recstore_open(struct recstore *rs, const char *path, const unsigned char sal
 		recstore_close(rs);
 		errno = e;
 		return -1;
-	}
-	{
-		struct stat sb;
-		if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-			e = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
-			close(fd);
-			recstore_close(rs);
-			errno = e;
-			return -1;
-		}
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	}
 	r = lines_read(fd, RECORD_LINE_MAX, index_line, rs);
 	e = errno;
@@ -169,7 +158,7 @@ static int append(struct recstore *rs, const struct recstore_limits *lim, struct
 {
 	struct stat sb;
 	unsigned char last = '\n';
-	int fd = open(rs->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644), e;
+	int fd = open_regular(rs->path, O_WRONLY | O_APPEND | O_CREAT, 0644), e;
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &sb) < 0)
@@ -178,7 +167,7 @@ static int append(struct recstore *rs, const struct recstore_limits *lim, struct
 	/* A line torn by an earlier crash gets its newline first, so the new
 	 * records do not run into it; the quota counts that byte too. */
 	if (sb.st_size > 0) {
-		int rfd = open(rs->path, O_RDONLY | O_CLOEXEC);
+		int rfd = open_regular(rs->path, O_RDONLY, 0);
 		if (rfd < 0 || pread(rfd, &last, 1, sb.st_size - 1) != 1)
 			last = '\n';
 		if (rfd >= 0)

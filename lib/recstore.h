@@ -69,8 +69,7 @@ typedef void (*recstore_damaged_fn)(void *ctx, size_t lineno, const char *why);
 
 /* Opens the store at path, indexing what the file holds (a missing file is
  * an empty store): 0, or -1 with errno (EINVAL: not a regular file, say a
- * FIFO, which is never opened for reading in a way that waits). salt: 16
- * bytes. */
+ * FIFO, which is never waited on: open_regular). salt: 16 bytes. */
 int recstore_open(struct recstore *rs, const char *path, const unsigned char salt[16]);
 void recstore_close(struct recstore *rs);
 

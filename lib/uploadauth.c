@@ -12,6 +12,7 @@
 
 #include "hash.h"
 #include "uploadauth.h"
+#include "xio.h"
 
 #define UPLOAD_SIG_LABEL "bootbench-upload-2\n"
 
@@ -97,18 +98,15 @@ int upload_key_parse(const char *text, size_t len, unsigned char key[UPLOAD_KEY_
 int upload_key_load(const char *path, unsigned char key[UPLOAD_KEY_LEN], char *err, size_t errlen)
 {
 	char text[4096];
-	struct stat st;
 	ssize_t n;
-	/* O_NONBLOCK: a FIFO put there does not hang the caller */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = open_regular(path, O_RDONLY, 0);	/* a FIFO put there does not hang the caller */
+	if (fd < 0 && errno == EINVAL) {
+		snprintf(err, errlen, "the key file %s is not a regular file", path);
+		return -1;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "unable to read the key file %s: %s", path, strerror(errno));
 		return errno == ENOENT ? 0 : -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "the key file %s is not a regular file", path);
-		return -1;
 	}
 	n = read(fd, text, sizeof text);	/* a key file is 65 bytes: 4 KiB is no key */
 	close(fd);
@@ -151,9 +149,12 @@ int upload_path_parse(const char *path, char mac[18], char boot[UPLOAD_TOKEN_LEN
 	if (!mac_normal(in, mac))
 		return UPLOAD_PATH_BAD_MAC;
 	b = l > 17 ? m + 18 : "";
-	if (!sig)
-		return strlen(b) != UPLOAD_TOKEN_LEN ? UPLOAD_PATH_UNSIGNED :
-		       (snprintf(boot, UPLOAD_TOKEN_LEN + 1, "%s", b), UPLOAD_PATH_OK);
+	if (!sig) {
+		if (strlen(b) != UPLOAD_TOKEN_LEN)
+			return UPLOAD_PATH_UNSIGNED;
+		snprintf(boot, UPLOAD_TOKEN_LEN + 1, "%s", b);
+		return UPLOAD_PATH_OK;
+	}
 	/* BOOT/DIGEST/HMAC: 32, 64 and 64 characters */
 	if (strlen(b) != UPLOAD_TOKEN_LEN + 1 + UPLOAD_SIG_HEX + 1 + UPLOAD_SIG_HEX || b[UPLOAD_TOKEN_LEN] != '/' ||
 	    b[UPLOAD_TOKEN_LEN + 1 + UPLOAD_SIG_HEX] != '/')

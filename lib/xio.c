@@ -138,6 +138,46 @@ char *read_file(const char *path, size_t *lenp)
 	return buf;
 }
 
+int open_regular(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode), e = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	/* a regular file ignores O_NONBLOCK; cleared all the same, so the
+	 * descriptor is what the caller asked for */
+	if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+char *read_regular(const char *path, size_t *lenp)
+{
+	int fd = open_regular(path, O_RDONLY, 0);
+	char *buf;
+	int e;
+	if (fd < 0)
+		return NULL;
+	buf = read_fd(fd, 256u << 20, lenp);
+	e = errno;
+	close(fd);
+	errno = e;
+	return buf;
+}
+
 char *read_attr(const char *path)
 {
 	size_t len;

@@ -18,6 +18,14 @@ ssize_t pwrite_all(int fd, const void *buf, size_t len, off_t off);
 /* Read a whole (small, /proc-style) file into a NUL-terminated malloc'd
  * buffer; NULL with errno set on failure. *lenp gets the length if non-NULL. */
 char *read_file(const char *path, size_t *lenp);
+/* Open path (flags as open(2), O_CLOEXEC added) only if it is a regular
+ * file: a FIFO, device or socket put where a file belongs (by a careless
+ * admin, or a hostile one) is refused at once, never waited on (the open is
+ * O_NONBLOCK, cleared again once it is known to be a file). -1 with errno:
+ * EISDIR a directory, EINVAL any other kind, or open's or fstat's own. */
+int open_regular(const char *path, int flags, mode_t mode);
+/* read_file of a regular file only (open_regular). */
+char *read_regular(const char *path, size_t *lenp);
 /* Read up to max bytes of a whole stream. */
 char *read_fd(int fd, size_t max, size_t *lenp);
 /* Read one sysfs-style attribute, trailing whitespace removed; NULL if absent. */

@@ -82,20 +82,26 @@ tget() {	# tget PATH: the TFTP server sent PATH (non-empty)
 	rm -f "$T/tftp.out"
 	ip netns exec "$LAB" curl -s --path-as-is --max-time 10 -o "$T/tftp.out" "tftp://10.77.0.1/$1" && [ -s "$T/tftp.out" ]
 }
-ok "TFTP serves the boot files to the segment (boot.ipxe, as iPXE asks for it)" tget boot.ipxe
+tget boot.ipxe; served=$?
+ok "TFTP serves the boot files to the segment (boot.ipxe, as iPXE asks for it)" test "$served" = 0
+: >"$D/records.jsonl.probe"; : >"$T/root/run/dnsmasq.leases.probe"	# the paths below exist, whatever the server wrote yet
 leak= tried=0
-for f in key tokens state schedule log; do
+for f in key tokens state schedule log records.jsonl.probe; do
 	for p in "targets/52-54-00-bb-00-01/$f" "../targets/52-54-00-bb-00-01/$f" "/../targets/52-54-00-bb-00-01/$f" \
 		"$D/$f" "..%2ftargets%2f52-54-00-bb-00-01%2f$f"; do
 		tried=$((tried + 1))
 		tget "$p" && leak="$leak $p"
 	done
 done
-for p in run/dnsmasq.pid ../run/dnsmasq.pid "$T/root/run/dnsmasq.pid" ../../a.key "$T/a.key" /etc/passwd; do
+for p in run/dnsmasq.pid ../run/dnsmasq.pid "$T/root/run/dnsmasq.pid" run/dnsmasq.leases.probe ../run/dnsmasq.leases.probe \
+	../../a.key "$T/a.key" /etc/passwd; do
 	tried=$((tried + 1))
 	tget "$p" && leak="$leak $p"
 done
-ok "TFTP serves none of the server's files outside ROOT/tftp ($tried paths tried${leak:+; served:$leak})" test -z "$leak"
+# (only meaningful when the control above was served: curl speaks TFTP)
+ok "TFTP serves none of the server's files outside ROOT/tftp ($tried paths tried${leak:+; served:$leak})" \
+	test "$served" = 0 -a -z "$leak"
+rm -f "$D/records.jsonl.probe" "$T/root/run/dnsmasq.leases.probe"
 
 start=$(date +%s)
 timeout -k 5 900 ip netns exec "$NS" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 \

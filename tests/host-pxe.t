@@ -9,7 +9,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
 command -v openssl >/dev/null || skip_all "no openssl (it signs the test uploads, independently of our HMAC)"
-plan 81
+plan 84
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -88,12 +88,41 @@ is "$code $(cat "$T/body")" "200 stored 2 new records, 1 already here, 1 damaged
 code=$(spost "$UP4" "$T/r2.jsonl")
 is "$code $(cat "$T/body")" "200 stored 0 new records, 1 already here, 0 damaged" \
 	"a repeated upload (a sniffer sending a captured one again) adds nothing"
+code=$(spost "$UP4" "$T/up.jsonl")
+is "$code $(cat "$T/body")" "200 stored 0 new records: this upload is here already" \
+	"the same signed upload again (a replay, or a retry after a lost answer) is answered at its header"
+# a sniffer replays a captured head with a body of its own, slowly: while
+# one copy of an upload is arriving, another copy is refused at its header
+"$BB" run null >"$T/r5.jsonl" 2>/dev/null
+python3 - "${U#http://}" "${UP4#*://*/}/$(sign "$UP4" "$T/r5.jsonl")" "$T/r5.jsonl" >"$T/twice.out" 2>&1 <<'PY'
+import socket, sys
+hp, path, body = sys.argv[1], sys.argv[2], open(sys.argv[3], "rb").read()
+host, port = hp.split(":")[0], int(hp.split(":")[1].split("/")[0])
+head = ("POST /%s HTTP/1.0\r\nContent-Length: %d\r\n\r\n" % (path, len(body))).encode()
+def answer(s):	# the whole answer (the server closes after it), its body
+    got = b""
+    while True:
+        d = s.recv(4096)
+        if not d:
+            return got.split(b"\r\n\r\n", 1)[-1].decode().strip()
+        got += d
+a = socket.create_connection((host, port), timeout=10)
+a.sendall(head + body[:10])
+b = socket.create_connection((host, port), timeout=10)
+b.sendall(head + body[:10])
+rb = answer(b)
+a.sendall(body[10:])
+ra = answer(a)
+print("second: %s | first: %s" % (rb, ra))
+PY
+is "$(cat "$T/twice.out")" "second: busy: the same upload is arriving already, try again | first: stored 1 new records, 0 already here, 0 damaged" \
+	"one copy of a signed upload arrives at a time: a second copy is told busy at its header, the first is stored"
 "$BB" run null >"$T/r3.jsonl" 2>/dev/null
 s3=$(sign "$UP3" "$T/r3.jsonl")
 sed 's/"null"/"nul1"/' "$T/r3.jsonl" >"$T/r3x.jsonl"
 code=$(curl -s -o "$T/body" -w '%{http_code}' --data-binary @"$T/r3x.jsonl" "$UP3/$s3")
 is "$code" 403 "a captured upload with its body changed is refused (the signature covers the body)"
-is "$("$BB" collect "$R/targets/$M/records.jsonl" 2>/dev/null | wc -l)" 2 "records.jsonl holds the 2 records, readable by collect"
+is "$("$BB" collect "$R/targets/$M/records.jsonl" 2>/dev/null | wc -l)" 3 "records.jsonl holds the 3 records, readable by collect"
 
 is "$(get /boot/52-54-00-00-00-01)" 404 "a machine that is not a target gets 404"
 for i in $(seq 10 59); do get /boot/52-54-00-00-01-$i >/dev/null; done
@@ -108,10 +137,10 @@ is "$(get /targets/$M/records.jsonl)" 404 "received records are not served"
 echo 1700000000 52:54:00:aa:bb:cc 10.0.0.5 target * >"$R/dnsmasq.leases"
 echo x >"$R/kernels/A/config"
 is "$(get /dnsmasq.leases)$(get /kernels/A/config)" 404404 "only the boot files are served: not the DHCP leases, nor a kernel's other files"
-is "$(curl -s "$U/status")" "$M: 4 of 4 boots served, 2 records received, last boot reported, schedule done" "GET /status"
+is "$(curl -s "$U/status")" "$M: 4 of 4 boots served, 3 records received, last boot reported, schedule done" "GET /status"
 stop
 ok "bootbench pxe status prints the same" \
-	sh -c "'$BB' pxe status '$R' | grep -qx '$M: 4 of 4 boots served, 2 records received, last boot reported, schedule done'"
+	sh -c "'$BB' pxe status '$R' | grep -qx '$M: 4 of 4 boots served, 3 records received, last boot reported, schedule done'"
 
 # --- the store under attack (issue 21) ---------------------------------------
 # A history past 256 MiB: it read as empty once (dedup off), and a failed
@@ -410,8 +439,7 @@ ok "40 slow downloads from one client: at most 4 senders for it ($kids; 32 in al
 for a in $(seq 8); do for i in 1 2 3 4; do
 	curl -s --interface 127.0.3.$a --limit-rate 20k -o /dev/null "$U/kernels/A/vmlinuz" & dl="$dl $!"
 done; done
-sleep 2
-busy=$(pgrep -P "$SP" | wc -l)
+for _ in $(seq 100); do busy=$(pgrep -P "$SP" | wc -l); [ "$busy" -ge 32 ] && break; sleep 0.1; done
 t=$(curl -s --interface 127.0.4.1 -o "$T/vmlinuz" -w '%{http_code} %{time_total}' "$U/kernels/A/vmlinuz")
 ok "with every sender busy ($busy, from 9 addresses), a target's download is served whole at once ($t s)" \
 	sh -c "[ $busy = 32 ] && cmp -s '$T/vmlinuz' '$R/kernels/A/vmlinuz' && awk -v t='$t' 'BEGIN { split(t, a, \" \"); exit !(a[1] == 200 && a[2] < 5) }'"
@@ -500,42 +528,53 @@ stop
 ok "at the budget the schedule ends (poweroff), nothing appended" \
 	sh -c "grep -q '^poweroff ||' '$T/body' && ! grep -q confirmation '$DD/schedule' && grep -q 'confirm: 2 rounds booted, the budget of 2: no more' '$DD/log'"
 # attack 8: the confirmation's compare is bounded in time. Two targets whose
-# records.jsonl is a FIFO with no writer: compare blocks opening it. E's
-# compare is ended by its alarm (--confirm-seconds 2); F's is stopped
-# (SIGSTOP: the alarm cannot end it) and the server kills it at 2 + 5 s.
-# Meanwhile the server answers, and neither gets another round.
+# compare blocks opening it. E's
+# compare is ended by its alarm (--confirm-seconds 4); F's is stopped
+# (SIGSTOP: the alarm cannot end it) and the server kills it at 4 + 5 s.
+# Meanwhile the server answers (/status too, which reads every target's
+# store), and neither gets another round. (pgrep -P: start runs the
+# server as this shell's own child, and compare is the server's.)
 for X in e f; do
 	XD=$R/targets/52-54-00-aa-bb-0$X
 	mkdir -p "$XD"; cp "$CD/args" "$CD/finally" "$DD/key" "$XD/"; printf 'A\nB\n' >"$XD/schedule"; printf 'rounds 6\n' >"$XD/confirm"
 	mkfifo "$XD/records.jsonl"
 done
-start --confirm-seconds 2
+start --confirm-seconds 4
 for X in e f; do get /boot/52-54-00-aa-bb-0$X >/dev/null; get /boot/52-54-00-aa-bb-0$X >/dev/null; get /boot/52-54-00-aa-bb-0$X >/dev/null; done
 for _ in $(seq 50); do cpid=$(pgrep -P "$SP" -f 'compare .*52-54-00-aa-bb-0f' | head -1); [ -n "$cpid" ] && break; sleep 0.1; done
 [ -n "$cpid" ] && kill -STOP "$cpid"
-t0=$(date +%s.%N) slowest=0 asks=0
+t0=$(date +%s.%N) slowest=0 asks=0 edone=
+since() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 while :; do
 	te=$(curl -s -o "$T/body.e" -w '%{time_total}' "$U/boot/52-54-00-aa-bb-0e")
 	tf=$(curl -s -o "$T/body.f" -w '%{time_total}' "$U/boot/52-54-00-aa-bb-0f")
-	slowest=$(awk -v a="$slowest" -v b="$te" -v c="$tf" 'BEGIN { m = a; if (b > m) m = b; if (c > m) m = c; print m }')
+	ts=$(curl -s -o "$T/status.out" -w '%{time_total}' "$U/status")
+	slowest=$(awk -v a="$slowest" -v b="$te" -v c="$tf" -v d="$ts" 'BEGIN { m = a; if (b > m) m = b; if (c > m) m = c; if (d > m) m = d; print m }')
 	asks=$((asks + 1))
-	grep -q '^poweroff ||' "$T/body.f" && grep -q '^poweroff ||' "$T/body.e" && break
+	[ -z "$edone" ] && grep -q '^poweroff ||' "$T/body.e" && edone=$(since)
+	grep -q '^poweroff ||' "$T/body.f" && [ -n "$edone" ] && break
 	[ $asks -lt 150 ] || break
 	sleep 0.1
 done
-took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+took=$(since)
+ok "a compare that hangs ends by its alarm at --confirm-seconds (E done after ${edone:-never} s, before the server's kill at 9 s): logged, no more rounds, poweroff" \
+	sh -c "grep -q 'confirm: bootbench compare failed (its 4 s (--confirm-seconds) passed)' '$R/targets/52-54-00-aa-bb-0e/log' && ! grep -q confirmation '$R/targets/52-54-00-aa-bb-0e/schedule' &&
+		awk -v t='${edone:-99}' 'BEGIN { exit !(t < 8) }'"
+ok "a stopped one (pid ${cpid:-none}) is killed by the server (F done after $took s), said the same way; $asks asks of each (and of /status) answered, the slowest in $slowest s" \
+	sh -c "[ -n '$cpid' ] && grep -q '^poweroff ||' '$T/body.f' && grep -q 'confirm: bootbench compare failed (its 4 s (--confirm-seconds) passed)' '$R/targets/52-54-00-aa-bb-0f/log' &&
+		awk -v t='$took' -v s='$slowest' 'BEGIN { exit !(t >= 8 && t < 25 && s < 1) }' && ! kill -0 $cpid 2>/dev/null"
+UPF=$U/results/52-54-00-aa-bb-0f/$(sed -n '1s/^[0-9]* //p' "$R/targets/52-54-00-aa-bb-0f/tokens")
+t=$(spost "$UPF" "$T/r1.jsonl"; printf ' %s' "$(curl -s -o /dev/null -w '%{time_total}' "$U/status")")
 stop
-ok "a compare that hangs ends by its alarm at --confirm-seconds: logged, no more rounds, poweroff" \
-	sh -c "grep -q '^poweroff ||' '$T/body.e' && grep -q 'confirm: bootbench compare failed (its 2 s (--confirm-seconds) passed)' '$R/targets/52-54-00-aa-bb-0e/log' && ! grep -q confirmation '$R/targets/52-54-00-aa-bb-0e/schedule'"
-ok "a stopped one (pid ${cpid:-none}) is killed by the server (F done after $took s), said the same way; $asks asks of each answered, the slowest in $slowest s" \
-	sh -c "[ -n '$cpid' ] && grep -q '^poweroff ||' '$T/body.f' && grep -q 'confirm: bootbench compare failed (its 2 s (--confirm-seconds) passed)' '$R/targets/52-54-00-aa-bb-0f/log' &&
-		awk -v t='$took' -v s='$slowest' 'BEGIN { exit !(t >= 4 && t < 15 && s < 1) }' && ! kill -0 $cpid 2>/dev/null"
+ok "an upload to a store that is a FIFO: refused at once ($t: code, then /status's time), its log says why" \
+	sh -c "grep -q 'unable to store records: unable to read .*records.jsonl: not a regular file' '$R/targets/52-54-00-aa-bb-0f/log' &&
+		awk -v t='$t' 'BEGIN { split(t, a, \" \"); exit !(a[1] == 500 && a[2] < 1) }'"
 "$BB" pxe status "$R" >"$T/st.out" 2>"$T/st.err" & stp=$!
 for _ in $(seq 50); do kill -0 $stp 2>/dev/null || break; sleep 0.1; done
 kill -0 $stp 2>/dev/null && { kill $stp; stp=hung; }
 wait $stp 2>/dev/null
 ok "pxe status with a FIFO for records.jsonl does not hang: it says so (${stp})" \
-	sh -c "[ '$stp' != hung ] && grep -q 'records.jsonl is not a regular file: its records are not counted' '$T/st.err'"
+	sh -c "[ '$stp' != hung ] && grep -q 'records.jsonl: its records are not counted: not a regular file' '$T/st.err'"
 rm -f "$R"/targets/52-54-00-aa-bb-0[ef]/records.jsonl
 # pxe-serve keeps the appended rounds: they are not a new schedule
 FB=$T/fb; mkdir -p "$FB/kernels/A" "$FB/kernels/B"; ln -s "$BB" "$FB/bootbench"
