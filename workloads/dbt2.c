@@ -31,7 +31,10 @@
  * MemAvailable once loaded (page cache the data could have), and
  * `fits_in_memory` (the database after the run against MemAvailable). A non-cached run is one booted
  * with less memory than its data (boot-qemu --memory, or mem= on hardware):
- * docs/postgresql.md. %memused, user/sys/iowait and the disk's IOPS are
+ * docs/postgresql.md. drop_cache=1 empties the kernel's page cache after
+ * the load's CHECKPOINT, so the warmup and the run start from the disk
+ * (the server's own shared_buffers keep what the load left in them: keep
+ * them small for that); details.cache_drop says whether it was done. %memused, user/sys/iowait and the disk's IOPS are
  * the counters every run records (sampled beside it).
  */
 #define _GNU_SOURCE
@@ -227,6 +230,7 @@ static const struct wparam dbt2_params[] = {
 	{ "warehouses", "1", "warehouses of 10 districts (the data grows with them: see details.db_bytes)" },
 	{ "customers", "300", "customers per district (TPC-C: 3000)" },
 	{ "items", "10000", "items, and stock rows per warehouse (TPC-C: 100000)" },
+	{ "drop_cache", "0", "1: empty the kernel's page cache after the load, before the warmup" },
 	PG_DRIVER_PARAMS("4"),
 	PG_SERVER_PARAMS,
 	{ NULL, NULL, NULL },
@@ -316,6 +320,7 @@ static long long nurand_a(long long n, long long div)
 static int dbt2_run(struct wctx *c)
 {
 	long long w = wl_param_int(c, "warehouses"), cust = wl_param_int(c, "customers"), items = wl_param_int(c, "items");
+	long long drop = wl_param_int(c, "drop_cache");
 	struct pg_driver drv;
 	char path[NTX][160], fargs[NTX][170], schema[160], dw[40], dc[40], di[40], da[2][40], vw[40], vc[40], vi[40];
 	struct pg_lat lat[NTX] = { 0 };
@@ -327,8 +332,10 @@ static int dbt2_run(struct wctx *c)
 	struct pg pg;
 	int rc = -1, fd;
 
-	if (w < 0 || cust < 0 || items < 0)
+	if (w < 0 || cust < 0 || items < 0 || drop < 0)
 		return -1;
+	if (drop > 1)
+		return wl_fail(c, "drop_cache=%lld: expected 0 or 1", drop);
 	if (w < 1 || w > 10000 || cust < 10 || cust > 3000 || items < 100 || items > 100000)
 		return wl_fail(c, "warehouses=%lld customers=%lld items=%lld: expected 1..10000, 10..3000, 100..100000", w,
 			       cust, items);
@@ -372,6 +379,19 @@ static int dbt2_run(struct wctx *c)
 	}
 	if (sql_number(c, &pg, "select pg_database_size(current_database())", &db0) < 0)
 		goto out;
+	if (drop) {
+		/* the CHECKPOINT wrote the data back: clean pages, all dropped */
+		sync();
+		if (write_file("/proc/sys/vm/drop_caches", "3\n") == 0) {
+			jw_str(&c->details, "cache_drop", "drop_caches");
+		} else {
+			wl_warn(c, "drop_cache=1: writing /proc/sys/vm/drop_caches failed (%s): the run starts with "
+				"the data in the page cache", strerror(errno));
+			jw_str(&c->details, "cache_drop", "none");
+		}
+	} else {
+		jw_str(&c->details, "cache_drop", "not asked");
+	}
 	/* what the page cache and the server could hold, once loaded */
 	if ((mem = read_file("/proc/meminfo", NULL))) {
 		total_kb = sqlgen_meminfo_kb(mem, "MemTotal");
