@@ -631,7 +631,11 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	boot_label(d, b->label, sizeof b->label);
 	snprintf(b->raw, sizeof b->raw, "%s", b->label);
 	kernel_label(b->release, b->version, b->klabel, sizeof b->klabel);
-	if (c->by == CMP_BY_KERNEL)
+	/* boots that differ in memory, CPUs or command line are other rows
+	 * (--by tunable, section, layout) or columns (by kernel), never one
+	 * pool; --by memory, cmdline.KEY and tag compare what apart would
+	 * split on, and keep their rows by kernel */
+	if (c->by == CMP_BY_KERNEL || c->by == CMP_BY_TUNABLE || c->by == CMP_BY_SECTION || c->by == CMP_BY_LAYOUT)
 		apart(c, b, d);
 	text_clean(b->klabel);
 	b->real = c->nboots;
