@@ -476,6 +476,13 @@ static void qemu_setup(const struct jv *q, char *out, size_t len)
 	}
 }
 
+/* A command-line word's key is key: "key" or "key=...". */
+static int word_is(const char *p, size_t w, const char *key)
+{
+	size_t kl = strlen(key);
+	return w >= kl && !strncmp(p, key, kl) && (w == kl || p[kl] == '=');
+}
+
 /* --by memory, cmdline.KEY or tag: the boot's value, as its column's label.
  * Memory is MemTotal rounded up to 64 MiB (what a kernel keeps for itself
  * varies by version, by less than that: QEMU's -m 512 reads 460-490 MiB). */
@@ -493,12 +500,11 @@ static void boot_factor(const struct cmp *c, const struct jv *d, char *out, size
 		snprintf(out, len, t ? "[%s]" : "untagged", t);
 	} else if (c->by == CMP_BY_CMDLINE) {
 		const char *cl = json_get_str(d, "cmdline");
-		size_t kl = strlen(c->by_name);
 		snprintf(out, len, "%s unset", c->by_name);
 		/* the last of the key's words wins, as the kernel's own parsing */
 		for (const char *p = cl ? cl : ""; *p;) {
 			size_t n = strcspn(p, " ");
-			if (n >= kl && !strncmp(p, c->by_name, kl) && (n == kl || p[kl] == '='))
+			if (word_is(p, n, c->by_name))
 				snprintf(out, len, "%.*s", (int)n, p);
 			p += n + (p[n] == ' ');
 		}
@@ -509,35 +515,90 @@ static void boot_factor(const struct cmp *c, const struct jv *d, char *out, size
 /* What of a boot, besides its kernel, is part of the experiment: its memory
  * (MemTotal rounded up to 64 MiB), its CPUs, and its kernel command line
  * less the words the harness itself varies (bootbench.*: nonce, upload URL,
- * plan, results disk; a bootloader's BOOT_IMAGE= and initrd=). */
-static void boot_ident(const struct jv *d, char mem[24], char cpus[16], struct sbuf *cmd)
+ * plan, results disk; a bootloader's BOOT_IMAGE= and initrd=). Under --by
+ * memory or cmdline.KEY, the factor itself is left out (memory and mem=,
+ * which sets it; KEY's words): it makes the columns, not the rows. */
+static int by_word(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void boot_ident(const struct cmp *c, const struct jv *d, char mem[24], char cpus[16], struct sbuf *cmd)
 {
 	double kib = json_get_num(json_get(d, "memory"), "total_kib", 0);
 	double n = json_get_num(json_get(d, "cpu"), "count", 0);
 	const char *cl = json_get_str(d, "cmdline");
-	snprintf(mem, 24, kib > 0 && kib < 1e15 ? "%.0f MiB" : "", ceil(kib / 1024 / 64) * 64);
+	const char *factor = c->by == CMP_BY_MEMORY ? "mem" : c->by == CMP_BY_CMDLINE ? c->by_name : NULL;
+	/* mem= sets the memory: comparing it compares memory too */
+	int by_memory = factor && !strcmp(factor, "mem");
+	char **words = NULL;
+	size_t nw = 0, cap = 0;
+	snprintf(mem, 24, kib > 0 && kib < 1e15 && !by_memory ? "%.0f MiB" : "", ceil(kib / 1024 / 64) * 64);
 	snprintf(cpus, 16, n >= 1 && n < 1e6 ? "%.0f CPUs" : "", n);
 	for (const char *p = cl ? cl : ""; *p;) {
 		size_t w = strcspn(p, " ");
-		if (w && strncmp(p, "bootbench.", 10) && strncmp(p, "BOOT_IMAGE=", 11) && strncmp(p, "initrd=", 7))
-			sb_printf(cmd, "%s%.*s", cmd->len ? " " : "", (int)w, p);
+		if (w && strncmp(p, "bootbench.", 10) && strncmp(p, "BOOT_IMAGE=", 11) && strncmp(p, "initrd=", 7) &&
+		    !(factor && word_is(p, w, factor))) {
+			if (nw == cap)
+				words = xrealloc(words, (cap = cap ? cap * 2 : 16) * sizeof *words);
+			words[nw++] = xstrndup(p, w);
+		}
 		p += w + (p[w] == ' ');
 	}
+	/* a set of words, in one order: "quiet console=x" is "console=x quiet" */
+	qsort(words, nw, sizeof *words, by_word);
+	for (size_t i = 0; i < nw; i++) {
+		if (!i || strcmp(words[i], words[i - 1]))
+			sb_printf(cmd, "%s%s", cmd->len ? " " : "", words[i]);
+		free(words[i]);
+	}
+	free(words);
 	if (!cmd->s)
 		sb_puts(cmd, "");
 }
 
-/* A boot of a kernel whose first boot had other memory, CPUs or command
- * line is another column: its label says what differs ("6.1.192 generic,
- * 1024 MiB"); one that would be cut ends in a hash of the whole, so two
- * never pool under one prefix. */
-static void apart(struct cmp *c, struct cmp_boot *b, const struct jv *d)
+/* The words of sorted word list a that b lacks, each as " SIGNword", into
+ * out (a linear merge: a command line may hold a million words). */
+static void words_missing(const char *a, const char *b, char sign, struct sbuf *out)
 {
-	size_t f = strmap_get(&c->first_ix, b->label);
-	char mem[24], cpus[16];
-	struct sbuf cmd = {0}, lab = {0};
+	while (*a) {
+		size_t w = strcspn(a, " "), v = strcspn(b, " ");
+		int cmp = !*b ? -1 : strncmp(a, b, w < v ? w : v);
+		if (!cmp)
+			cmp = w < v ? -1 : w > v;
+		if (cmp < 0) {
+			sb_printf(out, " %c%.*s", sign, (int)w, a);
+			a += w + (a[w] == ' ');
+		} else {
+			if (!cmp)
+				a += w + (a[w] == ' ');
+			b += v + (b[v] == ' ');
+		}
+	}
+}
+
+#define CMD_WORDS_SHOWN 4096	/* bytes of command lines whose words a label lists; past them, a hash */
+
+/* A boot of a kernel whose first boot had other memory, CPUs or command
+ * line is another column (by kernel) or row (by anything else): its label
+ * (label: b->label, or under --by tag the tagless b->klabel its rows are
+ * keyed by) says what differs from that first boot ("6.1.192 generic,
+ * 1024 MiB"). Labels are keys, so two boots that differ never share one:
+ * each label is held with the hash of what it stands for (the kernel's own
+ * label, memory, CPUs and the set of command-line words), and a label
+ * that would stand for another boot's identity too (control bytes cleaned
+ * to '?', a label cut to its size, a release that reads like another's
+ * label) ends in that hash. */
+static void apart(struct cmp *c, const struct jv *d, char *label, size_t size)
+{
+	size_t f = strmap_get(&c->first_ix, label), have;
+	char mem[24], cpus[16], hex[65];
+	struct sbuf cmd = {0}, lab = {0}, id = {0};
 	const struct cmp_ident *F;
-	boot_ident(d, mem, cpus, &cmd);
+	boot_ident(c, d, mem, cpus, &cmd);
+	sb_printf(&id, "%s|%s|%s|%s", label, mem, cpus, cmd.s);
+	sha256_hex(id.s, id.len, hex);
+	hex[16] = 0;	/* 64 bits */
 	if (f == (size_t)-1) {
 		struct cmp_ident *n;
 		c->first = xrealloc(c->first, (c->nfirst + 1) * sizeof *c->first);
@@ -545,44 +606,51 @@ static void apart(struct cmp *c, struct cmp_boot *b, const struct jv *d)
 		snprintf(n->mem, sizeof n->mem, "%s", mem);
 		snprintf(n->cpus, sizeof n->cpus, "%s", cpus);
 		n->cmd = sb_steal(&cmd);
-		strmap_put(&c->first_ix, b->label, c->nfirst++);
-		return;
-	}
-	F = &c->first[f];
-	sb_puts(&lab, b->label);
-	if (strcmp(F->mem, mem))
-		sb_printf(&lab, ", %s", mem[0] ? mem : "memory unknown");
-	if (strcmp(F->cpus, cpus))
-		sb_printf(&lab, ", %s", cpus[0] ? cpus : "CPUs unknown");
-	if (strcmp(F->cmd, cmd.s)) {
-		/* the words it has that the first had not (+), and the reverse (-) */
-		sb_puts(&lab, ", cmdline");
-		for (int side = 0; side < 2; side++) {
-			const char *mine = side ? F->cmd : cmd.s, *other = side ? cmd.s : F->cmd;
-			for (const char *p = mine; *p;) {
-				size_t w = strcspn(p, " ");
-				int found = 0;
-				for (const char *q = other; *q && !found;) {
-					size_t v = strcspn(q, " ");
-					found = v == w && !strncmp(p, q, w);
-					q += v + (q[v] == ' ');
-				}
-				if (!found)
-					sb_printf(&lab, " %c%.*s", side ? '-' : '+', (int)w, p);
-				p += w + (p[w] == ' ');
+		strmap_put(&c->first_ix, label, c->nfirst++);
+		sb_puts(&lab, label);
+	} else {
+		F = &c->first[f];
+		sb_puts(&lab, label);
+		if (strcmp(F->mem, mem))
+			sb_printf(&lab, ", %s", mem[0] ? mem : "memory unknown");
+		if (strcmp(F->cpus, cpus))
+			sb_printf(&lab, ", %s", cpus[0] ? cpus : "CPUs unknown");
+		if (strcmp(F->cmd, cmd.s)) {
+			/* the words it has that the first had not (+), and the reverse (-) */
+			sb_puts(&lab, ", cmdline");
+			if (strlen(F->cmd) + cmd.len > CMD_WORDS_SHOWN) {
+				sb_printf(&lab, " ~%.8s", hex);
+			} else {
+				words_missing(cmd.s, F->cmd, '+', &lab);
+				words_missing(F->cmd, cmd.s, '-', &lab);
 			}
 		}
 	}
-	if (lab.len >= sizeof b->label) {
-		char hex[65];
-		sha256_hex(lab.s, lab.len, hex);
-		snprintf(b->label, sizeof b->label, "%.54s~%.8s", lab.s, hex);
-	} else {
-		snprintf(b->label, sizeof b->label, "%s", lab.s);
+	if (lab.len >= size)
+		snprintf(label, size, "%.46s~%.16s", lab.s, hex);
+	else
+		snprintf(label, size, "%s", lab.s);
+	text_clean(label);
+	have = strmap_get(&c->label_ix, label);
+	if (have != (size_t)-1 && strcmp(c->label_hash[have], hex)) {
+		/* the label stands for another identity already */
+		sb_reset(&lab);
+		sb_printf(&lab, "%s #%.16s", label, hex);
+		if (lab.len >= size)
+			snprintf(label, size, "%.46s~%.16s", lab.s, hex);
+		else
+			snprintf(label, size, "%s", lab.s);
+		text_clean(label);
+		have = strmap_get(&c->label_ix, label);
 	}
-	text_clean(b->label);
+	if (have == (size_t)-1) {
+		c->label_hash = xrealloc(c->label_hash, (c->nlabels + 1) * sizeof *c->label_hash);
+		snprintf(c->label_hash[c->nlabels], sizeof *c->label_hash, "%.16s", hex);
+		strmap_put(&c->label_ix, label, c->nlabels++);
+	}
 	sb_free(&cmd);
 	sb_free(&lab);
+	sb_free(&id);
 }
 
 static void add_boot(struct cmp *c, const char *id, const struct jv *d)
@@ -631,12 +699,13 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	boot_label(d, b->label, sizeof b->label);
 	snprintf(b->raw, sizeof b->raw, "%s", b->label);
 	kernel_label(b->release, b->version, b->klabel, sizeof b->klabel);
-	/* boots that differ in memory, CPUs or command line are other rows
-	 * (--by tunable, section, layout) or columns (by kernel), never one
-	 * pool; --by memory, cmdline.KEY and tag compare what apart would
-	 * split on, and keep their rows by kernel */
-	if (c->by == CMP_BY_KERNEL || c->by == CMP_BY_TUNABLE || c->by == CMP_BY_SECTION || c->by == CMP_BY_LAYOUT)
-		apart(c, b, d);
+	/* boots that differ in memory, CPUs or command line are other columns
+	 * (by kernel) or rows (by anything else), never one pool; under --by
+	 * memory or cmdline.KEY, less the factor itself (boot_ident) */
+	if (c->by == CMP_BY_TAG)
+		apart(c, d, b->klabel, sizeof b->klabel);
+	else
+		apart(c, d, b->label, sizeof b->label);
 	text_clean(b->klabel);
 	b->real = c->nboots;
 	boot_factor(c, d, b->factor, sizeof b->factor);
@@ -2174,6 +2243,8 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->boot_ix);
 	strmap_free(&c->by_ix);
 	strmap_free(&c->first_ix);
+	strmap_free(&c->label_ix);
+	free(c->label_hash);
 	for (size_t i = 0; i < c->nfirst; i++)
 		free(c->first[i].cmd);
 	free(c->first);

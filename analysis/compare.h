@@ -232,6 +232,9 @@ struct cmp {
 	struct strmap first_ix;	/* a kernel label -> index into first: what its other boots differ from */
 	struct cmp_ident { char mem[24], cpus[16]; char *cmd; } *first;
 	size_t nfirst;
+	struct strmap label_ix;	/* a boot's label -> index into label_hash: the identity it stands for */
+	char (*label_hash)[17];
+	size_t nlabels;
 	unsigned by_unknown;	/* --by: runs without a boot record, not compared */
 	unsigned by_unset;	/* --by tunable.NAME: runs that did not set NAME, not compared */
 	/* compare --series K1,K2,...: the kernels in that order, each a slot

@@ -98,6 +98,23 @@ static const struct {
 	{ "hdparm", "seconds_t", "disk_seconds" },
 };
 
+/* Workload parameters added since records were first written: at the
+ * default they had before (what older records ran with, unrecorded), they
+ * are left out of the key, so old and new records of one experiment pool. */
+static const struct {
+	const char *workload, *key, *before;
+} added[] = {
+	{ "dbt2", "drop_cache", "0" },
+};
+
+static int param_as_before(const char *workload, const char *key, const struct jv *v)
+{
+	for (size_t i = 0; workload && i < sizeof added / sizeof *added; i++)
+		if (!strcmp(added[i].workload, workload) && !strcmp(added[i].key, key))
+			return v && v->t == J_STR && !strcmp(v->str, added[i].before);
+	return 0;
+}
+
 static const char *param_name(const char *workload, const char *key)
 {
 	for (size_t i = 0; workload && i < sizeof renamed / sizeof *renamed; i++)
@@ -119,6 +136,8 @@ static void pairs(struct sbuf *out, const struct jv *o, const char *workload)
 	items = xcalloc(o->n, sizeof *items);
 	for (size_t i = 0; i < o->n; i++) {
 		struct sbuf sb = { 0 };
+		if (param_as_before(workload, o->keys[i], o->items[i]))
+			continue;
 		word(&sb, param_name(workload, o->keys[i]));
 		sb_putc(&sb, '=');
 		value_text(&sb, o->items[i]);

@@ -324,8 +324,7 @@ char *tunables_apply(const struct plan_section *p, unsigned combo, const struct 
 	jw_raw(&w, "defaults", defaults.sb.s);
 	sb_free(&defaults.sb);
 	/* the same cold start for every run */
-	sync();
-	dropped = write_file("/proc/sys/vm/drop_caches", "3") == 0;
+	dropped = drop_page_cache() == 0;
 	jw_bool(&w, "drop_caches", dropped);
 	jw_obj_end(&w);
 	sb_free(&refused.sb);

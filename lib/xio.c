@@ -138,6 +138,12 @@ char *read_file(const char *path, size_t *lenp)
 	return buf;
 }
 
+int drop_page_cache(void)
+{
+	sync();
+	return write_file("/proc/sys/vm/drop_caches", "3\n");
+}
+
 int open_regular(const char *path, int flags, mode_t mode)
 {
 	struct stat st;

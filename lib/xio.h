@@ -18,6 +18,10 @@ ssize_t pwrite_all(int fd, const void *buf, size_t len, off_t off);
 /* Read a whole (small, /proc-style) file into a NUL-terminated malloc'd
  * buffer; NULL with errno set on failure. *lenp gets the length if non-NULL. */
 char *read_file(const char *path, size_t *lenp);
+/* Empty the kernel's page cache (and dentries and inodes): sync, then 3 to
+ * /proc/sys/vm/drop_caches, as the seeds' authors did by hand. 0, or -1
+ * with errno (not root, a container, no /proc). */
+int drop_page_cache(void);
 /* Open path (flags as open(2), O_CLOEXEC added) only if it is a regular
  * file: a FIFO, device or socket put where a file belongs (by a careless
  * admin, or a hostile one) is refused at once, never waited on (the open is

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 64
+plan 65
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -352,6 +352,21 @@ ok "--by memory: MemTotal rounded up to 64 MiB (480000 KiB is 512 MiB)" \
 	grep -q '^1024 MiB vs 512 MiB: 4 figures' "$T/bym.out"
 "$BB" compare "$T/by.jsonl" --by cmdline.mem --baseline 1024M --summary 2>/dev/null >"$T/byc.out"
 ok "--by cmdline.mem --baseline 1024M" grep -q '^mem=512M vs mem=1024M: 4 figures' "$T/byc.out"
+# --by tag: two tags on one kernel, each booted at 512 MiB and at 1024 MiB:
+# the memory sizes are rows of their own (they pooled: one row, n=2)
+PYTHONPATH="$TOP/tests" python3 - >"$T/bytag.jsonl" <<'PY'
+from recgen import rec
+for b, tag, kib in ((1, "a", 480000), (2, "b", 480000), (3, "a", 990000), (4, "b", 990000)):
+    rec(b, "boot", {"kernel": {"release": "6.1.0-57-amd64", "version": "#1 SMP Debian 6.1.192-3"}, "tag": tag,
+                    "mode": "deterministic", "cpu": {"count": 1}, "cmdline": "console=ttyS0",
+                    "memory": {"total_kib": kib, "unit": "KiB"}})
+    rec(b, "run", {"workload": "dd", "layout": {"name": "l"}, "status": "ok",
+                   "metrics": [{"name": "read", "value": 100 + b, "unit": "MB/s", "better": "higher"}]})
+PY
+"$BB" compare "$T/bytag.jsonl" --by tag 2>/dev/null | grep '^dd ' >"$T/bytag.out"
+ok "--by tag: the 512 MiB and 1024 MiB boots are two rows, a beside b in each ($(wc -l <"$T/bytag.out") rows)" \
+	sh -c "[ \$(wc -l <'$T/bytag.out') = 2 ] && grep -q '^dd \[kernel=\"6.1.192 generic\"\] / l .* 101.0 n=1 .* 102.0 n=1' '$T/bytag.out' &&
+	       grep -q '^dd \[kernel=\"6.1.192 generic, 1024 MiB\"\] / l .* 103.0 n=1 .* 104.0 n=1' '$T/bytag.out'"
 "$BB" compare "$T/by.jsonl" --by tunable >/dev/null 2>"$T/bybad.err"
 ok "--by tunable without a name: bad usage (100), the factors listed" \
 	sh -c "[ $? = 100 ] && grep -q 'bad --by \"tunable\" (kernel, tunable.NAME, memory, cmdline.KEY, section, tag or layout' '$T/bybad.err'"

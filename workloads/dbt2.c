@@ -381,8 +381,7 @@ static int dbt2_run(struct wctx *c)
 		goto out;
 	if (drop) {
 		/* the CHECKPOINT wrote the data back: clean pages, all dropped */
-		sync();
-		if (write_file("/proc/sys/vm/drop_caches", "3\n") == 0) {
+		if (drop_page_cache() == 0) {
 			jw_str(&c->details, "cache_drop", "drop_caches");
 		} else {
 			wl_warn(c, "drop_cache=1: writing /proc/sys/vm/drop_caches failed (%s): the run starts with "

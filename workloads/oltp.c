@@ -582,8 +582,7 @@ static const char *drop_cache(const char *path)
 	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
 	char p[4200];
 	int fadv = 0;
-	sync();
-	if (write_file("/proc/sys/vm/drop_caches", "3\n") == 0)
+	if (drop_page_cache() == 0)
 		return "drop_caches";
 	for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
 		snprintf(p, sizeof p, "%s%s", path, sfx[i]);

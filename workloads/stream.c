@@ -56,8 +56,7 @@ static void phase_stop(struct phase *p)
 static const char *drop_cache(int fd, char *why, size_t whylen)
 {
 	int e, fe;
-	sync();
-	if (write_file("/proc/sys/vm/drop_caches", "3\n") == 0)
+	if (drop_page_cache() == 0)
 		return "drop_caches";
 	e = errno;
 	/* DONTNEED drops only clean pages: write back first */

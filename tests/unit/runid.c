@@ -57,13 +57,22 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(20);
+	tap_plan(23);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
 	is_str(b, "cached_seconds=2 disk_seconds=3 settle=1", "parameters sorted, k=v, blank-separated");
 	c = params_of("{\"workload\":\"stream\",\"params\":{\"seconds_T\":\"2\"}}");
 	is_str(c, "seconds_T=2", "the rename is hdparm's only");
+	free(a);
+	free(b);
+	free(c);
+	a = params_of("{\"workload\":\"dbt2\",\"params\":{\"warehouses\":\"1\",\"drop_cache\":\"0\"}}");
+	b = params_of("{\"workload\":\"dbt2\",\"params\":{\"warehouses\":\"1\",\"drop_cache\":\"1\"}}");
+	c = params_of("{\"workload\":\"oltp\",\"params\":{\"drop_cache\":\"0\"}}");
+	is_str(a, "warehouses=1", "dbt2's drop_cache=0, added later, keys as records from before it (which ran without a drop)");
+	is_str(b, "drop_cache=1 warehouses=1", "... drop_cache=1 is another experiment");
+	is_str(c, "drop_cache=0", "... and the rule is dbt2's only (oltp always recorded it)");
 	free(a);
 	free(b);
 	free(c);
