@@ -577,6 +577,16 @@ static void words_missing(const char *a, const char *b, char sign, struct sbuf *
 	}
 }
 
+/* lab as a label of size bytes: whole, or cut and ended by hex */
+static void label_set(char *label, size_t size, const struct sbuf *lab, const char *hex)
+{
+	if (lab->len >= size)
+		snprintf(label, size, "%.46s~%.16s", lab->s, hex);
+	else
+		snprintf(label, size, "%s", lab->s);
+	text_clean(label);
+}
+
 #define CMD_WORDS_SHOWN 4096	/* bytes of command lines whose words a label lists; past them, a hash */
 
 /* A boot of a kernel whose first boot had other memory, CPUs or command
@@ -626,21 +636,13 @@ static void apart(struct cmp *c, const struct jv *d, char *label, size_t size)
 			}
 		}
 	}
-	if (lab.len >= size)
-		snprintf(label, size, "%.46s~%.16s", lab.s, hex);
-	else
-		snprintf(label, size, "%s", lab.s);
-	text_clean(label);
+	label_set(label, size, &lab, hex);
 	have = strmap_get(&c->label_ix, label);
 	if (have != (size_t)-1 && strcmp(c->label_hash[have], hex)) {
 		/* the label stands for another identity already */
 		sb_reset(&lab);
 		sb_printf(&lab, "%s #%.16s", label, hex);
-		if (lab.len >= size)
-			snprintf(label, size, "%.46s~%.16s", lab.s, hex);
-		else
-			snprintf(label, size, "%s", lab.s);
-		text_clean(label);
+		label_set(label, size, &lab, hex);
 		have = strmap_get(&c->label_ix, label);
 	}
 	if (have == (size_t)-1) {

@@ -124,9 +124,10 @@ char *read_fd(int fd, size_t max, size_t *lenp)
 	return buf;
 }
 
-char *read_file(const char *path, size_t *lenp)
+/* read_fd of an opened file (fd < 0: its open failed, errno set), closed
+ * after, errno kept. */
+static char *read_closing(int fd, size_t *lenp)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *buf;
 	int e;
 	if (fd < 0)
@@ -136,6 +137,11 @@ char *read_file(const char *path, size_t *lenp)
 	close(fd);
 	errno = e;
 	return buf;
+}
+
+char *read_file(const char *path, size_t *lenp)
+{
+	return read_closing(open(path, O_RDONLY | O_CLOEXEC), lenp);
 }
 
 int drop_page_cache(void)
@@ -172,16 +178,7 @@ int open_regular(const char *path, int flags, mode_t mode)
 
 char *read_regular(const char *path, size_t *lenp)
 {
-	int fd = open_regular(path, O_RDONLY, 0);
-	char *buf;
-	int e;
-	if (fd < 0)
-		return NULL;
-	buf = read_fd(fd, 256u << 20, lenp);
-	e = errno;
-	close(fd);
-	errno = e;
-	return buf;
+	return read_closing(open_regular(path, O_RDONLY, 0), lenp);
 }
 
 char *read_attr(const char *path)
