@@ -622,6 +622,18 @@ static struct confirming {
 
 static void child_close_others(int keep);
 
+/* SIGKILL pid, and reap it if it dies within 100 ms: the server never
+ * waits on a child stuck in the kernel (a hung NFS root, a dying disk),
+ * which a later reap collects instead. waitpid's answer (0: not yet). */
+static pid_t kill_reap(pid_t pid, int *status)
+{
+	pid_t r = 0;
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 100 && (r = waitpid(pid, status, WNOHANG)) == 0; i++)
+		usleep(1000);
+	return r;
+}
+
 /* The server loop's part: a compare that ended is reaped at once (no
  * zombie waits for its target to ask again), one past its time is killed. */
 static void confirm_reap(void)
@@ -634,8 +646,8 @@ static void confirm_reap(void)
 			continue;
 		r = waitpid(j->pid, &st, WNOHANG);
 		if (r == 0 && time(NULL) - j->started > confirm_seconds + 5) {
-			kill(j->pid, SIGKILL);	/* the alarm did not end it (stopped, or blocked in the kernel) */
-			r = waitpid(j->pid, &st, 0);
+			/* the alarm did not end it (stopped, or blocked in the kernel) */
+			r = kill_reap(j->pid, &st);
 			j->timed_out = 1;
 		}
 		if (r == 0)
@@ -1322,8 +1334,8 @@ static int sender_evict(in_addr_t peer)
 	for (size_t i = 0; i < MAX_CHILDREN; i++)
 		if (senders[i].pid && senders[i].peer == senders[victim].peer && senders[i].started > senders[victim].started)
 			victim = i;
-	kill(senders[victim].pid, SIGKILL);
-	waitpid(senders[victim].pid, NULL, 0);
+	if (kill_reap(senders[victim].pid, NULL) == 0)
+		return 0;	/* not dead yet: reap() frees its slot later */
 	senders[victim].pid = 0;
 	if (children)
 		children--;
