@@ -184,6 +184,17 @@ static char *tread(const char *mac, const char *file)
 	return s;
 }
 
+/* A target's file opened to append, a regular file only: a FIFO put at
+ * targets/MAC/log or tokens would hang the server in fopen(3). */
+static FILE *fopen_append(const char *path)
+{
+	int fd = open_regular(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 static void tlog(const char *mac, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void tlog(const char *mac, const char *fmt, ...)
 {
@@ -198,7 +209,7 @@ static void tlog(const char *mac, const char *fmt, ...)
 	va_end(ap);
 	printf("%s %s %s\n", when, mac, msg);
 	fflush(stdout);
-	f = fopen(p, "a");
+	f = fopen_append(p);
 	if (f) {
 		fprintf(f, "%s %s\n", when, msg);
 		fclose(f);
@@ -560,7 +571,7 @@ static long token_boot(const char *mac, const char *token)
 static int token_add(const char *mac, long boot, const char *token)
 {
 	char *p = tpath(mac, "tokens");
-	FILE *f = fopen(p, "a");
+	FILE *f = fopen_append(p);
 	int ok = f && fprintf(f, "%ld %s\n", boot, token) > 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
 	if (f)
 		fclose(f);

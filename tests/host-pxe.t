@@ -9,7 +9,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 command -v curl >/dev/null || skip_all "no curl"
 command -v openssl >/dev/null || skip_all "no openssl (it signs the test uploads, independently of our HMAC)"
-plan 84
+plan 85
 
 R=$T/root M=52-54-00-aa-bb-cc
 mkdir -p "$R/targets/$M" "$R/kernels/A"
@@ -576,6 +576,17 @@ wait $stp 2>/dev/null
 ok "pxe status with a FIFO for records.jsonl does not hang: it says so (${stp})" \
 	sh -c "[ '$stp' != hung ] && grep -q 'records.jsonl: its records are not counted: not a regular file' '$T/st.err'"
 rm -f "$R"/targets/52-54-00-aa-bb-0[ef]/records.jsonl
+# a FIFO where the target's log and tokens go: fopen(3) waited on it for a
+# reader, holding the server; now the log line is lost, said on stdout
+G=$R/targets/52-54-00-aa-bb-10
+mkdir -p "$G"; cp "$CD/key" "$G/"; echo A >"$G/schedule"; mkfifo "$G/log" "$G/tokens"
+start
+t=$(curl -s -m 5 -o "$T/body.g" -w '%{http_code} %{time_total}' "$U/boot/52-54-00-aa-bb-10")
+t2=$(curl -s -m 5 -o /dev/null -w '%{http_code} %{time_total}' "$U/boot/$M2")
+stop
+ok "a target whose log and tokens are FIFOs: its /boot is answered at once ($t), and so is another target's ($t2)" \
+	awk -v t="$t" -v u="$t2" 'BEGIN { split(t, a, " "); split(u, b, " "); exit !(a[1] != "000" && a[2] < 1 && b[1] == 200 && b[2] < 1) }'
+rm -f "$G/log" "$G/tokens"
 # pxe-serve keeps the appended rounds: they are not a new schedule
 FB=$T/fb; mkdir -p "$FB/kernels/A" "$FB/kernels/B"; ln -s "$BB" "$FB/bootbench"
 : >"$FB/userland.cpio.gz"; : >"$FB/userland-id.cpio.gz"; : >"$FB/kernels/A/vmlinuz"; : >"$FB/kernels/B/vmlinuz"
