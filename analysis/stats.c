@@ -690,3 +690,55 @@ int confirm_look(const struct sample_stats *a, const struct sample_stats *b, dou
 	}
 	return v;
 }
+
+void qb_side(const double *share, const double *n, size_t boots, struct qb_side *out)
+{
+	double x = 0, N = 0, x2 = 0;
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < boots; i++) {
+		if (!(n[i] > 0) || !isfinite(share[i]))
+			continue;
+		x += share[i] * n[i];
+		N += n[i];
+		out->df++;
+	}
+	if (!out->df)
+		return;
+	out->df--;
+	out->n = N;
+	out->p = x / N;
+	if (out->p > 0 && out->p < 1)
+		for (size_t i = 0; i < boots; i++)
+			if (n[i] > 0 && isfinite(share[i]))
+				x2 += n[i] * (share[i] - out->p) * (share[i] - out->p) / (out->p * (1 - out->p));
+	out->x2 = x2;
+}
+
+void qb_pool(const struct qb_side *a, const struct qb_side *b, double *x2, unsigned *df)
+{
+	const struct qb_side *s[2] = { a, b };
+	for (int i = 0; i < 2; i++)
+		if (s[i]->p > 0 && s[i]->p < 1 && s[i]->df) {
+			*x2 += s[i]->x2;
+			*df += s[i]->df;
+		}
+}
+
+double qb_test(const struct qb_side *a, const struct qb_side *b, double pool_x2, unsigned pool_df)
+{
+	double phi, own = 0, var, z;
+	unsigned odf = 0;
+	if (a->df < 1 || b->df < 1 || !pool_df || (a->p <= 0 && b->p <= 0) || !(a->n > 0) || !(b->n > 0))
+		return NAN;
+	phi = pool_x2 / pool_df;
+	qb_pool(a, b, &own, &odf);
+	if (odf && own / odf > phi)
+		phi = own / odf;
+	if (!(phi >= 1))
+		phi = 1;
+	var = phi * (a->p * (1 - a->p) / a->n + b->p * (1 - b->p) / b->n);
+	if (!(var > 0))
+		return NAN;
+	z = (b->p - a->p) / sqrt(var);
+	return student_t_p2(z, pool_df);
+}

@@ -112,6 +112,34 @@ double stats_pooled_cov(const struct sample_stats *a, const struct sample_stats 
  * and get NAN q's. */
 void bh_adjust(const double *p, double *q, size_t n);
 
+/*
+ * Shares of samples across boots (perf's profile, compare's why): a boot
+ * gives a share s_i of its n_i samples. Counting noise alone makes s_i a
+ * binomial draw, variance p(1-p)/n_i; boots differ by more than that (a
+ * profile aliases with a loop, a boot lays memory out differently), and by
+ * how much is estimated from the boots: Pearson's X^2 of each side, sum of
+ * n_i (s_i - p)^2 / (p (1 - p)) on boots - 1 degrees of freedom. With two
+ * or three boots a side one function's X^2 says little, so the dispersion
+ * is shared across the functions of one experiment (the quasi-binomial
+ * model, as edgeR and DESeq share it across genes), and each function's is
+ * the larger of the shared one and its own (so a function noisier than the
+ * rest stays as noisy), never below 1 (the binomial's).
+ */
+struct qb_side {
+	double p;		/* the pooled share: sum s_i n_i / sum n_i */
+	double n;		/* sum n_i */
+	double x2;		/* Pearson's X^2 of the boots about p */
+	unsigned df;		/* boots - 1 */
+};
+/* One side of one function: its boots' shares (fractions) and samples. */
+void qb_side(const double *share, const double *n, size_t boots, struct qb_side *out);
+/* Add a function's two sides to the shared dispersion (sum X^2, sum df). */
+void qb_pool(const struct qb_side *a, const struct qb_side *b, double *x2, unsigned *df);
+/* Two-sided p of b's share against a's: z over the binomial variance times
+ * the function's dispersion, on the shared df (Student's t). NAN when a
+ * side has fewer than 2 boots, both shares are 0, or nothing was pooled. */
+double qb_test(const struct qb_side *a, const struct qb_side *b, double pool_x2, unsigned pool_df);
+
 double min_detectable_change(double cov, size_t n, double alpha, double power);
 
 /* Runs per side to detect a relative change `effect` (e.g. 0.05):

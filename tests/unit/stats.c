@@ -213,6 +213,30 @@ static void check_pair(size_t i)
 	ok(close_to(lo, r[LO]) && close_to(hi, r[HI]), "%s: 95%% CI [%.17g, %.17g]", name, lo, hi);
 }
 
+/* The quasi-binomial test of shares (perf's profile across boots). */
+static void check_qb(void)
+{
+	double sh[] = { 0.10, 0.12 }, n[] = { 1000, 1000 }, sh2[] = { 0.1, 0.5 }, n2[] = { 1000, 0 };
+	struct qb_side s, a = { .p = 0.10, .n = 2000, .x2 = 0, .df = 1 }, b = { .p = 0.12, .n = 2000, .x2 = 0, .df = 1 };
+	double se = sqrt(0.10 * 0.90 / 2000 + 0.12 * 0.88 / 2000), z = 0.02 / se;
+	qb_side(sh, n, 2, &s);
+	ok(fabs(s.p - 0.11) < 1e-12 && s.df == 1 && fabs(s.x2 - 0.2 / (0.11 * 0.89)) < 1e-9 && s.n == 2000,
+	   "qb_side: pooled share 0.11 of 2000 samples, X^2 %.4f on 1 df", s.x2);
+	qb_side(sh2, n2, 2, &s);
+	ok(s.p == 0.1 && s.df == 0 && s.x2 == 0, "qb_side: a boot without samples is not one");
+	is_num(qb_test(&a, &b, 4, 4), student_t_p2(z, 4), "qb_test: binomial noise (shared dispersion 1) on 4 df");
+	is_num(qb_test(&a, &b, 12, 4), student_t_p2(z / sqrt(3), 4), "qb_test: shared dispersion 3 widens the test");
+	a.x2 = 10;
+	is_num(qb_test(&a, &b, 4, 4), student_t_p2(z / sqrt(5), 4), "qb_test: a function noisier than the rest keeps its own (5)");
+	a.x2 = 0;
+	is_num(qb_test(&a, &b, 1, 4), student_t_p2(z, 4), "qb_test: dispersion never below the binomial's");
+	a.df = 0;
+	ok(isnan(qb_test(&a, &b, 4, 4)), "qb_test: one boot a side is untested");
+	a.df = 1;
+	a.p = b.p = 0;
+	ok(isnan(qb_test(&a, &b, 4, 4)), "qb_test: a share of 0 on both sides is untested");
+}
+
 static void check_edges(void)
 {
 	static const double one[] = { 4.5 }, flat[] = { 7, 7, 7 }, flat2[] = { 7.5, 7.5 },
@@ -409,7 +433,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 
-	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12 + 8);
+	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12 + 8 + 8);
 	for (size_t i = 0; i < N(pairs); i++)
 		check_pair(i);
 	for (size_t i = 0; i < N(cdfs); i++)
@@ -430,6 +454,7 @@ int main(int argc, char **argv)
 		       "runs_needed(cov %g, effect %g, alpha %g, power %g)",
 		       runs[i].cov, runs[i].effect, runs[i].alpha, runs[i].power);
 	check_edges();
+	check_qb();
 	check_perm_ratio();
 	check_boots_to_decide();
 	printf("# largest relative error against scipy: %.3g\n", max_rel);
