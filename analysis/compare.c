@@ -16,6 +16,7 @@
 
 #include "compare.h"
 #include "defaults.h"
+#include "folded.h"
 #include "err.h"
 #include "hash.h"
 #include "runid.h"
@@ -886,6 +887,7 @@ static void exp_count_run(struct cmp *c, size_t x, int k)
 		eb->round = c->cur_round;
 		eb->k = (unsigned)k;
 		eb->runs = 0;
+		eb->samples = 0;
 	}
 	eb->runs++;
 }
@@ -946,6 +948,126 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 		cell_add(c, g, k, share * 100, id->inforce.s);
 	}
 	strmap_free(&once);
+}
+
+/* A run's perf samples (profile perf: the run's `perf` member, folded
+ * stacks "comm;outer;...;leaf" of its top stacks and the samples past
+ * them): each function's self share (its samples as the leaf) and
+ * inclusive share (samples of stacks it is in, once however often it
+ * recurs) of all the run's samples, as CMP_PROFILE groups of units "%"
+ * and "% incl", and every stack into the experiment's path tree
+ * (flame.c). 1 when read; 0 when the run has no usable perf samples (the
+ * tick profile is read then). Hostile input: a stack that is not a folded
+ * line is counted (bad_stacks) and its samples treated as past the top;
+ * stacks past CMP_PERF_STACKS too; samples that add up to more than the
+ * run's own count make the whole member unread (bad_profiles). */
+#define CMP_PERF_STACKS 4096
+static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
+		    const char *lname, const struct jv *pf)
+{
+	const struct jv *st = json_get(pf, "stacks");
+	double total = json_get_num(pf, "samples", NAN), other = json_get_num(pf, "other_samples", 0), sum = 0;
+	struct strmap fix = { 0 };
+	double *self = NULL, *incl = NULL;
+	char **names = NULL;
+	size_t nf = 0, cap = 0, x;
+	char buf[FOLDED_MAX_STACK + 1];
+	const char *fr[FOLDED_MAX_DEPTH + 1];
+	if (!st || st->t != J_ARR || !st->n || !isfinite(total) || total <= 0 || total > 1e15 || !isfinite(other) ||
+	    other < 0 || other > total)
+		return 0;
+	for (size_t i = 0; i < st->n; i++) {
+		double s = json_get_num(st->items[i], "samples", NAN);
+		if (!isfinite(s) || s < 0 || s > 1e15) {
+			c->bad_profiles++;
+			return 0;
+		}
+		sum += s;
+	}
+	if (sum + other > total * 1.0001) {
+		c->bad_profiles++;	/* stacks of more than all the samples */
+		return 0;
+	}
+	x = exp_of(c, b->mode, wl, id);
+	exp_count_run(c, x, k);
+	c->exps[x].samples[k] += total;
+	c->exps[x].boots[c->exps[x].nboots - 1].samples += total;
+	c->exps[x].perf[k]++;
+	for (size_t i = 0; i < st->n; i++) {
+		const char *line = json_get_str(st->items[i], "stack");
+		double s = json_get_num(st->items[i], "samples", 0);
+		int n;
+		if (i >= CMP_PERF_STACKS || !line || strlen(line) > FOLDED_MAX_STACK) {
+			other += s;
+			c->bad_stacks += i < CMP_PERF_STACKS;
+			continue;
+		}
+		memcpy(buf, line, strlen(line) + 1);
+		n = folded_split(buf, fr, FOLDED_MAX_DEPTH + 1);
+		if (n < 1) {
+			other += s;
+			c->bad_stacks++;
+			continue;
+		}
+		if (!s)
+			continue;
+		flame_stack(c, x, fr, (size_t)n, s);
+		/* the functions: frames past the process's name */
+		for (int j = 1; j < n; j++) {
+			size_t f = strmap_get(&fix, fr[j]);
+			int seen = 0;
+			for (int m = 1; m < j && !seen; m++)
+				seen = !strcmp(fr[m], fr[j]);
+			if (f == (size_t)-1) {
+				if (nf == cap) {
+					cap = cap ? cap * 2 : 64;
+					self = xrealloc(self, cap * sizeof *self);
+					incl = xrealloc(incl, cap * sizeof *incl);
+					names = xrealloc(names, cap * sizeof *names);
+				}
+				f = nf++;
+				self[f] = incl[f] = 0;
+				names[f] = xstrdup(fr[j]);
+				strmap_put(&fix, fr[j], f);
+			}
+			if (!seen)
+				incl[f] += s;
+			if (j == n - 1)
+				self[f] += s;
+		}
+	}
+	flame_run_end(c, x, k, total);
+	c->exps[x].other[k] += other;
+	for (size_t f = 0; f < nf; f++)
+		for (int inc = 0; inc < 2; inc++) {
+			double v = inc ? incl[f] : self[f];
+			size_t before = c->ngroups;
+			struct cmp_group *g;
+			if (v <= 0)
+				continue;
+			if (c->exps[x].functions >= CMP_EXP_FUNCS &&
+			    !group_find(c, CMP_PROFILE, b->mode, wl, id, lname, names[f], inc ? "% incl" : "%", "", 0)) {
+				c->exps[x].cut[k]++;
+				c->dropped_functions++;
+				continue;
+			}
+			g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, names[f], inc ? "% incl" : "%", "");
+			if (!g) {
+				c->exps[x].cut[k]++;
+				c->dropped_functions++;
+				continue;
+			}
+			if (c->ngroups > before)
+				c->exps[x].functions++;
+			cell_add(c, g, k, v / total * 100, id->inforce.s);
+		}
+	for (size_t f = 0; f < nf; f++)
+		free(names[f]);
+	free(names);
+	free(self);
+	free(incl);
+	strmap_free(&fix);
+	return 1;
 }
 
 /* A figure's direction as read: exactly "higher" or "lower", or none;
@@ -1086,7 +1208,10 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			const struct jv *ctr = json_get(d, "counters");
 			add_counters(c, b, k, wl, &rid, lname, ctr);
 			add_stalls(c, b, k, wl, &rid, lname, d);
-			if (json_get(d, "profile") && json_get(d, "profile")->t == J_OBJ)
+			/* perf's call chains where the run has them, else the tick */
+			if (!(json_get(d, "perf") && json_get(d, "perf")->t == J_OBJ &&
+			      add_perf(c, b, k, wl, &rid, lname, json_get(d, "perf"))) &&
+			    json_get(d, "profile") && json_get(d, "profile")->t == J_OBJ)
 				add_profile(c, b, k, wl, &rid, lname, json_get(d, "profile"));
 			/* runs long enough to draw: at least 3 samples (two intervals) */
 			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && json_get_num(ctr, "samples", 0) >= 3 &&
@@ -1469,9 +1594,10 @@ static void exp_boots_merge(struct cmp_exp *e)
 		return;
 	qsort(e->boots, e->nboots, sizeof *e->boots, by_exp_boot);
 	for (size_t i = 1; i < e->nboots; i++) {
-		if (e->boots[i].unit == e->boots[m].unit)
+		if (e->boots[i].unit == e->boots[m].unit) {
 			e->boots[m].runs += e->boots[i].runs;
-		else
+			e->boots[m].samples += e->boots[i].samples;
+		} else
 			e->boots[++m] = e->boots[i];
 	}
 	e->nboots = m + 1;
@@ -1918,6 +2044,7 @@ int cmp_finish(struct cmp *c)
 	/* a profiled run that did not list a function gave it a share of 0 */
 	for (size_t x = 0; x < c->nexps; x++)
 		exp_boots_merge(&c->exps[x]);
+	flame_finish(c);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];
 		if (G->kind != CMP_PROFILE)
@@ -2194,8 +2321,20 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 		say(ctx, t);
 	}
 	if (c->bad_profiles) {
-		snprintf(t, sizeof t, "%u profiles whose shares add up to more than all their samples were not read",
-			 c->bad_profiles);
+		snprintf(t, sizeof t, "%u profiles whose shares (or perf stacks) add up to more than all their samples, or "
+			 "whose counts were not counts, were not read", c->bad_profiles);
+		say(ctx, t);
+	}
+	if (c->bad_stacks) {
+		snprintf(t, sizeof t, "%llu perf stacks were not folded lines (empty, too long or deep, a control byte, an "
+			 "empty frame) or past %d a run: their samples count as past the kept top", c->bad_stacks,
+			 CMP_PERF_STACKS);
+		say(ctx, t);
+	}
+	if (c->flame_dropped > 0) {
+		snprintf(t, sizeof t, "%.0f perf samples' call paths were cut short: past %d paths in one experiment or %u "
+			 "in all (their functions are counted; the call tree and flame graph stop above them)",
+			 c->flame_dropped, FLAME_EXP_NODES, FLAME_ALL_NODES);
 		say(ctx, t);
 	}
 	if (kernels_differ(c, offsetof(struct cmp_boot, userland)))
@@ -2254,8 +2393,10 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->seen_s);
 	strmap_free(&c->unit_ix);
 	strmap_free(&c->exp_ix);
-	for (size_t x = 0; x < c->nexps; x++)
+	for (size_t x = 0; x < c->nexps; x++) {
 		free(c->exps[x].boots);
+		flame_free(c->exps[x].fl);
+	}
 	free(c->exps);
 	free(c->xoff);
 	free(c->xg);

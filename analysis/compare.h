@@ -158,6 +158,7 @@ struct cmp_exp_boot {
 	unsigned round;
 	unsigned k;			/* its kernel */
 	size_t runs;
+	double samples;			/* summed over those runs (perf's: the shares' test weighs by them) */
 };
 struct cmp_exp {
 	size_t functions;			/* its CMP_PROFILE groups (at most CMP_EXP_FUNCS) */
@@ -166,6 +167,9 @@ struct cmp_exp {
 	unsigned runs[CMP_MAX_KERNELS];
 	unsigned cut[CMP_MAX_KERNELS];		/* runs whose list was cut (it had "other" samples) */
 	double samples[CMP_MAX_KERNELS];	/* summed over those runs */
+	unsigned perf[CMP_MAX_KERNELS];		/* of those runs, profiled by perf's call chains (the rest: the tick) */
+	double other[CMP_MAX_KERNELS];		/* perf: samples in stacks past each run's kept top, summed */
+	struct flame *fl;			/* perf's call paths (flame.c), NULL without perf */
 };
 
 /* A run's counter trace kept for the report. */
@@ -220,6 +224,9 @@ struct cmp {
 	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS in one experiment, or past
 						 * CMP_MAX_GROUPS in all: not kept */
 	unsigned long long dropped_values;	/* figures' and counters' values past CMP_MAX_GROUPS, not compared */
+	size_t flame_nodes;			/* perf call-path nodes held, at most FLAME_ALL_NODES */
+	double flame_dropped;			/* samples whose path was not kept past a node bound */
+	unsigned long long bad_stacks;		/* perf stacks that were not a folded line: not read */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct strmap unit_ix;	/* boot ids without a boot record: their unit */
 	unsigned bad_better;	/* figures whose better was neither "higher" nor "lower" */
@@ -328,6 +335,46 @@ void cmp_print_csv(const struct cmp *c, FILE *o);
  * across runs, BH over the experiment's functions), and the stalls side by
  * side. Returns how many experiments it printed. */
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter);
+
+/* perf's call paths (flame.c): each experiment's folded stacks as one tree
+ * of path prefixes, each with every boot's share, for the why view's call
+ * tree and the report's differential flame graph. Bounded: nodes past
+ * these are not made, their samples counted in flame_dropped. */
+#define FLAME_EXP_NODES 16384
+#define FLAME_ALL_NODES (1u << 18)
+struct flame;
+/* One stack of the run being read (frames root-most first, the process
+ * first): 0, or -1 when its path was cut at a bound. */
+int flame_stack(struct cmp *c, size_t x, const char *const *frames, size_t nf, double samples);
+/* The run's stacks are in: each node's share of its `total` samples goes to
+ * the current boot (kernel k). */
+void flame_run_end(struct cmp *c, size_t x, int k, double total);
+void flame_finish(struct cmp *c);
+void flame_free(struct flame *f);
+/* Kernel k has perf-profiled runs of experiment x; their samples a run (and how many runs). */
+int flame_have(const struct cmp *c, size_t x, size_t k);
+double flame_samples(const struct cmp *c, size_t x, size_t k, unsigned *runs);
+/* One path of the tree, kernel k against the baseline: its share of all
+ * samples on each side (%, boot means), Welch p, BH q over the pair's
+ * paths (NAN: untested). */
+struct flame_diff {
+	size_t node, parent;	/* parent: its index in the same output (SIZE_MAX for the root) */
+	size_t depth;		/* 0: the root ("all"), 1: a process, 2..: frames */
+	const char *name;
+	double a, b, p, q;
+};
+/* The tree for k against the baseline, depth first, children by share on
+ * k: *out (free it), and the count; 0 when either side has no perf paths. */
+size_t flame_diff(const struct cmp *c, size_t x, size_t k, struct flame_diff **out);
+/* "comm;...;f2;f1" of a path: the process and its last `frames` frames (free it). */
+char *flame_path(const struct cmp *c, size_t x, const struct flame_diff *d, size_t frames);
+/* Of a flame_diff's paths, those whose share moved most (why.c): of a chain
+ * that moved together, its deepest frame; indices into d, at most max. */
+size_t why_paths(const struct flame_diff *d, size_t n, size_t *out, size_t max);
+/* The report's differential flame graph of experiment x, kernel k against
+ * the baseline (flamegraph.c): its caption and SVG; 0 (nothing written)
+ * when a side has no perf paths. */
+int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k);
 /* "WORKLOAD@LAYOUT, ..." of the figures compared, at most max (then "..."). */
 void cmp_experiments(const struct cmp *c, struct sbuf *out, size_t max);
 
@@ -341,9 +388,13 @@ struct why_fn {
 };
 /* The profile functions of figure F's experiment, kernel k vs the baseline,
  * largest |b - a| first; returns how many (at most max), with the profiled
- * runs a side in runs_a and runs_b, their mean samples in samples_a and _b. */
-size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, struct why_fn *out, size_t max,
+ * runs a side in runs_a and runs_b, their mean samples in samples_a and _b.
+ * incl: their inclusive shares (perf's call chains: the function and what
+ * it called), else their own (self; the tick profile has only these). */
+size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, int incl, struct why_fn *out, size_t max,
 		     unsigned *runs_a, unsigned *runs_b, double *samples_a, double *samples_b);
+/* Kernel k's profiled runs of F's experiment were all sampled by perf. */
+int why_perf(const struct cmp *c, const struct cmp_group *F, size_t k);
 /* The stall counters (pressure_*, delay_*) of F's experiment that either
  * kernel (k, the baseline) has runs of, in table order; returns how many
  * (at most max). */

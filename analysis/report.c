@@ -196,7 +196,7 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	unsigned ra, rb;
 	double sa, sb, maxv = 1;
 	const int rowh = 26, left = 230, plot = 300, W = left + plot + 220;
-	size_t n = why_functions(c, F, k, fn, NF, &ra, &rb, &sa, &sb);
+	size_t n = why_functions(c, F, k, 0, fn, NF, &ra, &rb, &sa, &sb);
 	fputs("<div class=\"why\"><p class=\"ch\">Why (", o);
 	html_esc(o, F->workload);
 	if (F->label[0]) {
@@ -215,8 +215,12 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	} else {
 		for (size_t i = 0; i < n; i++)
 			maxv = fmax(maxv, fmax(fn[i].a, fn[i].b));
-		fprintf(o, "the kernel functions whose share of the profile samples moved most, %u vs %u profiled runs "
-			   "(%.0f vs %.0f samples a run).</p>\n", ra, rb, sa, sb);
+		if (why_perf(c, F, c->base) && why_perf(c, F, k))
+			fprintf(o, "the functions whose own share of perf's samples (every CPU, with call chains) moved most, "
+				   "%u vs %u profiled runs (%.0f vs %.0f samples a run).</p>\n", ra, rb, sa, sb);
+		else
+			fprintf(o, "the kernel functions whose share of the profile samples moved most, %u vs %u profiled runs "
+				   "(%.0f vs %.0f samples a run).</p>\n", ra, rb, sa, sb);
 		fprintf(o, "<svg class=\"chart why\" width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\" role=\"img\">", W,
 			n * rowh + 24, W, n * rowh + 24);
 		fprintf(o, "<rect x=\"%d\" y=\"4\" width=\"10\" height=\"8\" fill=\"%s\"/><text x=\"%d\" y=\"12\" class=\"cl\">",
@@ -245,6 +249,7 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 		}
 		fputs("</svg>\n", o);
 	}
+	flame_svg(o, c, F->xid, k);
 	{
 		int any = 0;
 		const struct cmp_group *sg[16];

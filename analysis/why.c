@@ -10,10 +10,12 @@
  * discoveries are controlled over the functions of one experiment.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
+#include "sbuf.h"
 #include "xio.h"
 
 #define WHY_FUNCS 12	/* functions printed per experiment and kernel */
@@ -69,7 +71,57 @@ static struct sample_stats floored(const struct cmp_cell *x, double samples)
 	return s;
 }
 
-size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, struct why_fn *out, size_t max,
+static int eb_by_unit(const void *x, const void *y)
+{
+	const struct cmp_exp_boot *a = x, *b = y;
+	return a->unit < b->unit ? -1 : a->unit > b->unit;
+}
+
+/* One side of a function of a perf-profiled experiment: each boot's share
+ * (the mean of its runs', a run without the function counting 0) and its
+ * samples, from the experiment's boots. */
+static void perf_side(const struct cmp_exp *e, const struct cmp_cell *x, double *share, double *cnt,
+		      struct qb_side *s)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < x->nunits; i++) {
+		struct cmp_exp_boot key = { .unit = x->units[i].unit };
+		const struct cmp_exp_boot *eb = bsearch(&key, e->boots, e->nboots, sizeof *e->boots, eb_by_unit);
+		if (!eb || !(eb->samples > 0))
+			continue;
+		share[m] = x->units[i].m.mean / 100;
+		cnt[m++] = eb->samples;
+	}
+	qb_side(share, cnt, m, s);
+}
+
+static void perf_tests(const struct cmp *c, const struct cmp_exp *e, size_t k, struct why_fn *all, size_t n)
+{
+	struct qb_side *sd = xcalloc(2 * n, sizeof *sd);
+	double *share = xcalloc(e->nboots + 1, sizeof *share), *cnt = xcalloc(e->nboots + 1, sizeof *cnt), x2 = 0;
+	unsigned df = 0;
+	for (size_t i = 0; i < n; i++) {
+		perf_side(e, &all[i].G->cell[c->base], share, cnt, &sd[2 * i]);
+		perf_side(e, &all[i].G->cell[k], share, cnt, &sd[2 * i + 1]);
+		qb_pool(&sd[2 * i], &sd[2 * i + 1], &x2, &df);
+	}
+	for (size_t i = 0; i < n; i++) {
+		all[i].a = sd[2 * i].p * 100;
+		all[i].b = sd[2 * i + 1].p * 100;
+		all[i].p = all[i].cut ? NAN : qb_test(&sd[2 * i], &sd[2 * i + 1], x2, df);
+	}
+	free(sd);
+	free(share);
+	free(cnt);
+}
+
+int why_perf(const struct cmp *c, const struct cmp_group *F, size_t k)
+{
+	const struct cmp_exp *e = &c->exps[F->xid];
+	return e->runs[k] && e->perf[k] == e->runs[k];
+}
+
+size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, int incl, struct why_fn *out, size_t max,
 		     unsigned *runs_a, unsigned *runs_b, double *samples_a, double *samples_b)
 {
 	struct why_fn *all = NULL;
@@ -84,7 +136,7 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, s
 		const struct cmp_group *G = &c->groups[c->xg[j]];
 		const struct cmp_cell *a, *b;
 		struct why_fn *f;
-		if (G->kind != CMP_PROFILE || G->ncell <= k || G->ncell <= c->base)
+		if (G->kind != CMP_PROFILE || G->ncell <= k || G->ncell <= c->base || !strcmp(G->unit, "% incl") != !!incl)
 			continue;
 		a = &G->cell[c->base];
 		b = &G->cell[k];
@@ -110,6 +162,10 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, s
 			f->p = NAN;
 		}
 	}
+	/* perf's shares on both sides: tested on the samples, with the
+	 * dispersion between boots shared by the list's functions (stats.h) */
+	if (n && why_perf(c, F, c->base) && why_perf(c, F, k))
+		perf_tests(c, e, k, all, n);
 	/* Benjamini-Hochberg over the experiment's testable functions */
 	p = xcalloc(n + 1, sizeof *p);
 	q = xcalloc(n + 1, sizeof *q);
@@ -222,19 +278,174 @@ static void print_only(const struct cmp *c, FILE *o, const struct why_fn *fn, si
 	free(v);
 }
 
-static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k, int all_figs)
+/* One table of functions (self, or inclusive shares): the largest moves,
+ * then those one side never sampled. */
+static void print_functions(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k, int incl, size_t show,
+			    const char *title)
 {
-	/* every function of the experiment: the top moves, then the one-sided ones */
-	size_t j, end, n, nall, figs = 0;
+	size_t j, end, n, nall;
 	struct why_fn *fn;
 	unsigned ra, rb;
 	double sa, sb;
-	int stalls = 0;
 	exp_range(c, F, &j, &end);
 	fn = xcalloc(end - j + 1, sizeof *fn);
+	nall = why_functions(c, F, k, incl, fn, end - j, &ra, &rb, &sa, &sb);
+	n = nall < show ? nall : show;
+	if (title)
+		fprintf(o, "   %s\n", title);
+	fprintf(o, "    %22.22s %22.22s %9s %-9s function\n", c->kernels[c->base].label, c->kernels[k].label, "change", "q");
+	for (size_t i = 0; i < n; i++) {
+		const char *only = fn[i].only == 1 ? "  (never sampled on the baseline)" :
+				   fn[i].only == 2 ? "  (never sampled on this kernel)" :
+				   fn[i].cut ? "  (below a cut list on one side: untested)" : "";
+		char q[16];
+		if (isfinite(fn[i].q))
+			snprintf(q, sizeof q, "%.2g", fn[i].q);
+		else
+			snprintf(q, sizeof q, "untested");
+		fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s%s\n", fn[i].a, fn[i].b, fn[i].b - fn[i].a, q,
+			fn[i].G->metric, only);
+	}
+	if (nall > n)
+		fprintf(o, "    ... %zu more functions moved less\n", nall - n);
+	print_only(c, o, fn, nall, 1, k);
+	print_only(c, o, fn, nall, 2, k);
+	free(fn);
+}
+
+static void fmt_q(char *buf, size_t len, double q)
+{
+	if (isfinite(q))
+		snprintf(buf, len, "%.2g", q);
+	else
+		snprintf(buf, len, "untested");
+}
+
+/* The call paths whose share moved most: of a chain of frames that moved
+ * together, its deepest frame (the most specific path that still carries
+ * the move), largest moves first. */
+static const struct flame_diff *mv_d;
+static int by_path_move(const void *x, const void *y)
+{
+	const struct flame_diff *a = &mv_d[*(const size_t *)x], *b = &mv_d[*(const size_t *)y];
+	double da = fabs(a->b - a->a), db = fabs(b->b - b->a);
+	if (da != db)
+		return da > db ? -1 : 1;
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+size_t why_paths(const struct flame_diff *d, size_t n, size_t *out, size_t max)
+{
+	unsigned char *carried = xcalloc(n + 1, 1);
+	size_t m = 0, *all = xcalloc(n + 1, sizeof *all);
+	/* a node whose child moved by nearly as much is carried by that child */
+	for (size_t i = 1; i < n; i++) {
+		size_t p = d[i].parent;
+		double dc = d[i].b - d[i].a, dp;
+		if (p == SIZE_MAX || p >= n)
+			continue;
+		dp = d[p].b - d[p].a;
+		if (dp != 0 && dc * dp > 0 && fabs(dc) >= 0.9 * fabs(dp))
+			carried[p] = 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (d[i].depth >= 2 && !carried[i] && d[i].b != d[i].a)
+			all[m++] = i;
+	mv_d = d;
+	qsort(all, m, sizeof *all, by_path_move);
+	if (m > max)
+		m = max;
+	memcpy(out, all, m * sizeof *out);
+	free(all);
+	free(carried);
+	return m;
+}
+
+#define WHY_PATHS 8		/* call paths that moved most */
+#define WHY_TREE_LINES 60	/* lines of the call tree */
+#define WHY_TREE_MIN 1.0	/* its paths: at least this share (%) on a side */
+
+static void print_perf(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k)
+{
+	const struct cmp_exp *e = &c->exps[F->xid];
+	struct flame_diff *d;
+	size_t n = flame_diff(c, F->xid, k, &d), idx[WHY_PATHS], np, lines = 0, shown_more = 0, *lvl;
+	unsigned ra, rb;
+	double sa = flame_samples(c, F->xid, c->base, &ra), sb = flame_samples(c, F->xid, k, &rb);
+	double oa = e->samples[c->base] > 0 ? e->other[c->base] / e->samples[c->base] * 100 : 0;
+	double ob = e->samples[k] > 0 ? e->other[k] / e->samples[k] * 100 : 0;
+	char q[16];
+	fprintf(o, "   perf samples with call chains (%u vs %u runs; %.0f vs %.0f samples a run; shares of all samples, "
+		   "every CPU)%s\n", ra, rb, sa, sb, oa > 0 || ob > 0 ? "" : ":");
+	if (oa > 0 || ob > 0)
+		fprintf(o, "   (%.1f%% vs %.1f%% of the samples were in stacks past each run's kept top: in no function "
+			   "below)\n", oa, ob);
+	print_functions(c, o, F, k, 0, WHY_FUNCS, "functions, own samples (self):");
+	print_functions(c, o, F, k, 1, WHY_FUNCS / 2, "functions, inclusive (the function and what it called):");
+	np = why_paths(d, n, idx, WHY_PATHS);
+	if (np) {
+		fprintf(o, "   call paths whose share moved most (the process; ...; the last frames):\n");
+		fprintf(o, "    %22.22s %22.22s %9s %-9s path\n", c->kernels[c->base].label, c->kernels[k].label, "change", "q");
+		for (size_t i = 0; i < np; i++) {
+			char *path = flame_path(c, F->xid, &d[idx[i]], 4);
+			fmt_q(q, sizeof q, d[idx[i]].q);
+			fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s\n", d[idx[i]].a, d[idx[i]].b,
+				d[idx[i]].b - d[idx[i]].a, q, path);
+			free(path);
+		}
+	}
+	fprintf(o, "   call tree (paths at %.0f%% or more on a side; a chain of frames with one path below is one line):\n",
+		WHY_TREE_MIN);
+	fprintf(o, "    %8.8s %8.8s %9s %-9s\n", "baseline", "this", "change", "q");
+	lvl = xcalloc(n + 1, sizeof *lvl);
+	for (size_t i = 1; i < n; i++) {
+		struct sbuf name = { 0 };
+		size_t at = i;
+		if (d[i].a < WHY_TREE_MIN && d[i].b < WHY_TREE_MIN)
+			continue;
+		if (lines == WHY_TREE_LINES) {
+			shown_more++;
+			continue;
+		}
+		sb_puts(&name, d[i].name);
+		/* the chain below: one child at the limit, the same shares */
+		for (;;) {
+			size_t only = SIZE_MAX, kids = 0;
+			for (size_t j = at + 1; j < n && d[j].depth > d[at].depth; j++)
+				if (d[j].parent == at && (d[j].a >= WHY_TREE_MIN || d[j].b >= WHY_TREE_MIN)) {
+					kids++;
+					only = j;
+				}
+			if (kids != 1 || fabs(d[only].a - d[at].a) >= 0.05 || fabs(d[only].b - d[at].b) >= 0.05 ||
+			    d[at].depth < 1)
+				break;
+			if (name.len < 600)
+				sb_printf(&name, ";%s", d[only].name);
+			at = only;
+		}
+		fmt_q(q, sizeof q, d[at].q);
+		/* indented by the lines above it, not by its frames */
+		lvl[at] = d[i].parent < n ? lvl[d[i].parent] + 1 : 1;
+		fprintf(o, "    %7.1f%% %7.1f%% %+7.1fpp %-9s %*s%s\n", d[at].a, d[at].b, d[at].b - d[at].a, q,
+			(int)(lvl[at] < 30 ? 2 * (lvl[at] - 1) : 58), "", name.s);
+		sb_free(&name);
+		lines++;
+		i = at;	/* its chain is printed */
+	}
+	if (shown_more)
+		fprintf(o, "    ... %zu more paths at %.0f%% or more (the report's flame graph draws them all)\n", shown_more,
+			WHY_TREE_MIN);
+	free(lvl);
+	free(d);
+}
+
+static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k, int all_figs)
+{
+	size_t j, end, figs = 0;
+	int stalls = 0;
 	fprintf(o, "  %s vs %s\n", c->kernels[k].label, c->kernels[c->base].label);
 	fprintf(o, "   figures:\n");
-	for (; j < end; j++) {
+	for (exp_range(c, F, &j, &end); j < end; j++) {
 		const struct cmp_group *G = &c->groups[c->xg[j]];
 		if (G->kind == CMP_FIGURE && G->ncell > k && (all_figs || G->cell[k].significant)) {
 			print_fig(o, G, &G->cell[k]);
@@ -243,37 +454,27 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 	}
 	if (!figs)
 		fprintf(o, "    none changed against the baseline\n");
-	exp_range(c, F, &j, &end);
-	nall = why_functions(c, F, k, fn, end - j, &ra, &rb, &sa, &sb);
-	n = nall < WHY_FUNCS ? nall : WHY_FUNCS;
-	if (!n) {
-		char why[160];
-		fprintf(o, "   kernel profile: %s", why_none(c, F, k, why, sizeof why));
-		if (why_profiled(c, F, c->base) && why_profiled(c, F, k))
-			fprintf(o, " (%.0f vs %.0f samples a run)", sa, sb);
-		fputc('\n', o);
+	if (why_perf(c, F, c->base) && why_perf(c, F, k) && flame_have(c, F->xid, c->base) && flame_have(c, F->xid, k)) {
+		print_perf(c, o, F, k);
 	} else {
-		fprintf(o, "   kernel profile, share of the kernel's samples (%u vs %u profiled runs; %.0f vs %.0f samples a run):\n",
-			ra, rb, sa, sb);
-		fprintf(o, "    %22.22s %22.22s %9s %-9s function\n", c->kernels[c->base].label, c->kernels[k].label, "change", "q");
-		for (size_t i = 0; i < n; i++) {
-			const char *only = fn[i].only == 1 ? "  (never sampled on the baseline)" :
-					   fn[i].only == 2 ? "  (never sampled on this kernel)" :
-					   fn[i].cut ? "  (below a cut list on one side: untested)" : "";
-			char q[16];
-			if (isfinite(fn[i].q))
-				snprintf(q, sizeof q, "%.2g", fn[i].q);
-			else
-				snprintf(q, sizeof q, "untested");
-			fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s%s\n", fn[i].a, fn[i].b, fn[i].b - fn[i].a, q,
-				fn[i].G->metric, only);
+		struct why_fn one;
+		unsigned ra, rb;
+		double sa, sb;
+		if (!why_functions(c, F, k, 0, &one, 1, &ra, &rb, &sa, &sb)) {
+			char why[160];
+			fprintf(o, "   kernel profile: %s", why_none(c, F, k, why, sizeof why));
+			if (why_profiled(c, F, c->base) && why_profiled(c, F, k))
+				fprintf(o, " (%.0f vs %.0f samples a run)", sa, sb);
+			fputc('\n', o);
+		} else {
+			char title[200];
+			snprintf(title, sizeof title, "kernel profile, share of the kernel's samples (%u vs %u profiled runs; "
+				 "%.0f vs %.0f samples a run):", ra, rb, sa, sb);
+			if (why_perf(c, F, c->base) != why_perf(c, F, k))
+				fprintf(o, "   (one side was sampled by perf, the other by the tick: their own shares only)\n");
+			print_functions(c, o, F, k, 0, WHY_FUNCS, title);
 		}
-		if (nall > n)
-			fprintf(o, "    ... %zu more functions moved less\n", nall - n);
-		print_only(c, o, fn, nall, 1, k);
-		print_only(c, o, fn, nall, 2, k);
 	}
-	free(fn);
 	const struct cmp_group *sg[WHY_STALLS];
 	size_t ns = why_stalls(c, F, k, sg, WHY_STALLS);
 	for (size_t i = 0; i < ns; i++) {
