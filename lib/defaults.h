@@ -49,7 +49,7 @@
 #define PERF_BIN "/usr/bin/perf"
 /* perf record's frequency around a profiled run (cpu-clock, Hz): docs/why.md
  * measures what it costs and how many samples it gives a run */
-#define PERF_HZ 4000
+#define PERF_HZ 6000
 #define RT_TESTS_DIR "/opt/rt-tests"
 #define RT_TESTS_LOADER "lib/ld-linux-x86-64.so.2"	/* under the layer's directory */
 

@@ -17,7 +17,7 @@
 #define FOLDED_MAX_FRAME 128		/* bytes of a frame's name */
 #define FOLDED_MAX_STACK 4096		/* bytes of a folded line */
 #define FOLDED_MAX_DISTINCT 65536	/* stacks told apart; samples of more are counted in "other" */
-#define FOLDED_TOP 400			/* stacks a run record keeps, by weight; the rest in "other" */
+#define FOLDED_TOP 1000		/* stacks a run record keeps, by weight; the rest in "other" */
 
 struct folded_stack {
 	char *stack;			/* "comm;outer;...;leaf" */
