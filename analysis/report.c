@@ -289,27 +289,34 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 }
 
 /* A why block under each regression, once per experiment, worst first,
- * for the first REPORT_WHYS of them (the page stays readable). */
+ * then under each improvement (a kernel engineer asks why a path got
+ * cheaper too), for the first REPORT_WHYS of them (the page stays
+ * readable). */
 #define REPORT_WHYS 12
 static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, size_t n)
 {
 	unsigned char *seen = xcalloc(c->nexps + 1, 1);
-	size_t shown = 0, more = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct cmp_group *F = &c->groups[ix[i]];
-		if (cmp_verdict(F, &F->cell[k]) != CMP_WORSE || seen[F->xid])
-			continue;
-		seen[F->xid] = 1;
-		if (shown == REPORT_WHYS) {
-			more++;
-			continue;
+	size_t shown = 0, more[2] = { 0, 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		int want = pass ? CMP_BETTER : CMP_WORSE, said = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct cmp_group *F = &c->groups[ix[i]];
+			if (cmp_verdict(F, &F->cell[k]) != want || seen[F->xid])
+				continue;
+			seen[F->xid] = 1;
+			if (shown == REPORT_WHYS) {
+				more[pass]++;
+				continue;
+			}
+			if (pass && !said++)
+				fputs("<p class=\"ch\">And why the improvements:</p>\n", o);
+			why_html(o, c, F, k);
+			shown++;
 		}
-		why_html(o, c, F, k);
-		shown++;
 	}
-	if (more)
-		fprintf(o, "<p class=\"ch\">... and %zu more regressions: <code>bootbench compare --why WORKLOAD@LAYOUT</code> "
-			   "explains any of them.</p>\n", more);
+	if (more[0] || more[1])
+		fprintf(o, "<p class=\"ch\">... and %zu more regressions and %zu more improvements: <code>bootbench compare "
+			   "--why WORKLOAD@LAYOUT</code> explains any of them.</p>\n", more[0], more[1]);
 	free(seen);
 }
 
