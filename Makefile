@@ -167,7 +167,8 @@ demo:
 # the field's tools through our workloads against Debian's fio, perf, rt-tests;
 # compare's time and peak memory on a synthetic fleet (10,000 boots); and how
 # often its verdicts mislead on simulated noise (scripts/bench-verdicts), and
-# how often a bisect step does (scripts/bench-bisect).
+# how often a bisect step does (scripts/bench-bisect); what the why
+# instruments cost per figure and how many samples they give (scripts/bench-why).
 bench: all
 	scripts/bench-storage
 	scripts/bench-net
@@ -179,6 +180,7 @@ bench: all
 	scripts/bench-verdicts
 	scripts/bench-bisect
 	scripts/bench-velocity
+	scripts/bench-why
 
 # Deterministic mode's sensitivity: init_on_free=1 against the default.
 bench-sensitivity: all

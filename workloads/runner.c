@@ -418,7 +418,7 @@ static char *perf_member(struct why_after *x)
 		jw_bool(&w, "available", 0);
 		jw_str(&w, "reason", err[0] ? err : "perf recorded no sample");
 	} else {
-		snprintf(src, sizeof src, "perf record -a -g -e cpu-clock -F %u (folded: comm;outer;...;leaf)", why.perf.hz);
+		snprintf(src, sizeof src, "perf record -a -g --kernel-callchains -e cpu-clock -F %u (folded: comm;outer;...;leaf)", why.perf.hz);
 		jw_str(&w, "source", src);
 		jw_int(&w, "frequency", why.perf.hz);
 		jw_str(&w, "unit", "samples");
