@@ -693,52 +693,63 @@ int confirm_look(const struct sample_stats *a, const struct sample_stats *b, dou
 
 void qb_side(const double *share, const double *n, size_t boots, struct qb_side *out)
 {
-	double x = 0, N = 0, x2 = 0;
+	double x = 0, N = 0, inv = 0, mean = 0, ss = 0;
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < boots; i++) {
 		if (!(n[i] > 0) || !isfinite(share[i]))
 			continue;
 		x += share[i] * n[i];
 		N += n[i];
-		out->df++;
+		inv += 1 / n[i];
+		mean += share[i];
+		out->m++;
 	}
-	if (!out->df)
+	if (!out->m)
 		return;
-	out->df--;
 	out->n = N;
 	out->p = x / N;
-	if (out->p > 0 && out->p < 1)
-		for (size_t i = 0; i < boots; i++)
-			if (n[i] > 0 && isfinite(share[i]))
-				x2 += n[i] * (share[i] - out->p) * (share[i] - out->p) / (out->p * (1 - out->p));
-	out->x2 = x2;
+	mean /= out->m;
+	for (size_t i = 0; i < boots; i++)
+		if (n[i] > 0 && isfinite(share[i]))
+			ss += (share[i] - mean) * (share[i] - mean);
+	out->v = out->m > 1 ? ss / (out->m - 1) : 0;
+	out->bin = out->p * (1 - out->p) * inv / out->m;
 }
 
-void qb_pool(const struct qb_side *a, const struct qb_side *b, double *x2, unsigned *df)
+void qb_pool(const struct qb_side *a, const struct qb_side *b, struct qb_pool *pool)
 {
 	const struct qb_side *s[2] = { a, b };
 	for (int i = 0; i < 2; i++)
-		if (s[i]->p > 0 && s[i]->p < 1 && s[i]->df) {
-			*x2 += s[i]->x2;
-			*df += s[i]->df;
+		if (s[i]->p > 0 && s[i]->p < 1 && s[i]->m > 1) {
+			pool->excess += s[i]->v - s[i]->bin;
+			pool->p2 += s[i]->p * s[i]->p;
+			pool->df += s[i]->m - 1;
 		}
 }
 
-double qb_test(const struct qb_side *a, const struct qb_side *b, double pool_x2, unsigned pool_df)
+double qb_test(const struct qb_side *a, const struct qb_side *b, const struct qb_pool *pool)
 {
-	double phi, own = 0, var, z;
-	unsigned odf = 0;
-	if (a->df < 1 || b->df < 1 || !pool_df || (a->p <= 0 && b->p <= 0) || !(a->n > 0) || !(b->n > 0))
+	struct qb_pool own = { 0, 0, 0 };
+	double alpha, df, var, z;
+	if (a->m < 2 || b->m < 2 || !pool->df || !(pool->p2 > 0) || (a->p <= 0 && b->p <= 0) || !(a->n > 0) ||
+	    !(b->n > 0))
 		return NAN;
-	phi = pool_x2 / pool_df;
-	qb_pool(a, b, &own, &odf);
-	if (odf && own / odf > phi)
-		phi = own / odf;
-	if (!(phi >= 1))
-		phi = 1;
-	var = phi * (a->p * (1 - a->p) / a->n + b->p * (1 - b->p) / b->n);
+	alpha = pool->excess / pool->p2;
+	if (!(alpha > 0))
+		alpha = 0;	/* the boots agree no worse than counting noise */
+	df = pool->df;
+	/* a function that varies between boots by more than the rest: its
+	 * own alpha, on its own few df (on the pooled df its false positives
+	 * were 0.11 at 0.05, simulated; on its own, 0.05) */
+	qb_pool(a, b, &own);
+	if (own.df && own.p2 > 0 && own.excess / own.p2 > alpha) {
+		alpha = own.excess / own.p2;
+		df = own.df;
+	}
+	var = a->p * (1 - a->p) / a->n + alpha * a->p * a->p / a->m + b->p * (1 - b->p) / b->n +
+	      alpha * b->p * b->p / b->m;
 	if (!(var > 0))
 		return NAN;
 	z = (b->p - a->p) / sqrt(var);
-	return student_t_p2(z, pool_df);
+	return student_t_p2(z, df);
 }

@@ -116,29 +116,36 @@ void bh_adjust(const double *p, double *q, size_t n);
  * Shares of samples across boots (perf's profile, compare's why): a boot
  * gives a share s_i of its n_i samples. Counting noise alone makes s_i a
  * binomial draw, variance p(1-p)/n_i; boots differ by more than that (a
- * profile aliases with a loop, a boot lays memory out differently), and by
- * how much is estimated from the boots: Pearson's X^2 of each side, sum of
- * n_i (s_i - p)^2 / (p (1 - p)) on boots - 1 degrees of freedom. With two
- * or three boots a side one function's X^2 says little, so the dispersion
- * is shared across the functions of one experiment (the quasi-binomial
- * model, as edgeR and DESeq share it across genes), and each function's is
- * the larger of the shared one and its own (so a function noisier than the
- * rest stays as noisy), never below 1 (the binomial's).
+ * boot lays memory out differently, a profile aliases with a loop), and by
+ * more the larger the share: measured and simulated, the excess grows as
+ * p^2 (a relative jitter of each path's weight between boots), so the
+ * model is var(s_i) = p(1-p)/n_i + alpha p^2, alpha the squared relative
+ * spread between boots (the negative-binomial form). With two or three
+ * boots a side one function's own alpha says little, so alpha is
+ * estimated from every function of the list at once (method of moments:
+ * the summed excess of the boots' sample variance over the binomial's,
+ * over the summed p^2; shared dispersion, as edgeR and DESeq share it
+ * across genes for the same few-replicates problem); a function whose own
+ * estimate is larger keeps its own, on its own degrees of freedom.
  */
 struct qb_side {
 	double p;		/* the pooled share: sum s_i n_i / sum n_i */
 	double n;		/* sum n_i */
-	double x2;		/* Pearson's X^2 of the boots about p */
-	unsigned df;		/* boots - 1 */
+	unsigned m;		/* boots */
+	double v;		/* the boots' shares' sample variance (m >= 2) */
+	double bin;		/* what binomial noise alone gives it: p(1-p) mean(1/n_i) */
 };
 /* One side of one function: its boots' shares (fractions) and samples. */
 void qb_side(const double *share, const double *n, size_t boots, struct qb_side *out);
-/* Add a function's two sides to the shared dispersion (sum X^2, sum df). */
-void qb_pool(const struct qb_side *a, const struct qb_side *b, double *x2, unsigned *df);
-/* Two-sided p of b's share against a's: z over the binomial variance times
- * the function's dispersion, on the shared df (Student's t). NAN when a
- * side has fewer than 2 boots, both shares are 0, or nothing was pooled. */
-double qb_test(const struct qb_side *a, const struct qb_side *b, double pool_x2, unsigned pool_df);
+/* Add a function's two sides to the shared estimate: excess variance,
+ * p^2, and degrees of freedom (boots - 1 a side). */
+struct qb_pool { double excess, p2; unsigned df; };
+void qb_pool(const struct qb_side *a, const struct qb_side *b, struct qb_pool *pool);
+/* Two-sided p of b's share against a's: z over each side's binomial
+ * variance plus alpha p^2 over its boots (alpha the pool's, or the
+ * function's own where larger, each on its own df; Student's t). NAN when
+ * a side has fewer than 2 boots, both shares are 0, or nothing was pooled. */
+double qb_test(const struct qb_side *a, const struct qb_side *b, const struct qb_pool *pool);
 
 double min_detectable_change(double cov, size_t n, double alpha, double power);
 

@@ -213,28 +213,41 @@ static void check_pair(size_t i)
 	ok(close_to(lo, r[LO]) && close_to(hi, r[HI]), "%s: 95%% CI [%.17g, %.17g]", name, lo, hi);
 }
 
-/* The quasi-binomial test of shares (perf's profile across boots). */
+/* The test of shares across boots (perf's profile): binomial noise plus
+ * alpha p^2 between boots, alpha shared by a list. */
 static void check_qb(void)
 {
 	double sh[] = { 0.10, 0.12 }, n[] = { 1000, 1000 }, sh2[] = { 0.1, 0.5 }, n2[] = { 1000, 0 };
-	struct qb_side s, a = { .p = 0.10, .n = 2000, .x2 = 0, .df = 1 }, b = { .p = 0.12, .n = 2000, .x2 = 0, .df = 1 };
-	double se = sqrt(0.10 * 0.90 / 2000 + 0.12 * 0.88 / 2000), z = 0.02 / se;
+	struct qb_side s, a = { .p = 0.10, .n = 2000, .m = 2, .v = 0, .bin = 0 },
+			  b = { .p = 0.12, .n = 2000, .m = 2, .v = 0, .bin = 0 };
+	struct qb_pool pool = { .excess = 0.0001, .p2 = 1, .df = 8 }, none = { 0, 0, 0 }, mine = { 0, 0, 0 };
+	double bin = 0.10 * 0.90 / 2000 + 0.12 * 0.88 / 2000, z;
 	qb_side(sh, n, 2, &s);
-	ok(fabs(s.p - 0.11) < 1e-12 && s.df == 1 && fabs(s.x2 - 0.2 / (0.11 * 0.89)) < 1e-9 && s.n == 2000,
-	   "qb_side: pooled share 0.11 of 2000 samples, X^2 %.4f on 1 df", s.x2);
+	ok(fabs(s.p - 0.11) < 1e-12 && s.m == 2 && fabs(s.v - 0.0002) < 1e-12 && fabs(s.bin - 0.11 * 0.89 / 1000) < 1e-15 &&
+	   s.n == 2000, "qb_side: pooled share 0.11 of 2000 samples, the boots' variance 0.0002 against 9.79e-05 binomial");
 	qb_side(sh2, n2, 2, &s);
-	ok(s.p == 0.1 && s.df == 0 && s.x2 == 0, "qb_side: a boot without samples is not one");
-	is_num(qb_test(&a, &b, 4, 4), student_t_p2(z, 4), "qb_test: binomial noise (shared dispersion 1) on 4 df");
-	is_num(qb_test(&a, &b, 12, 4), student_t_p2(z / sqrt(3), 4), "qb_test: shared dispersion 3 widens the test");
-	a.x2 = 10;
-	is_num(qb_test(&a, &b, 4, 4), student_t_p2(z / sqrt(5), 4), "qb_test: a function noisier than the rest keeps its own (5)");
-	a.x2 = 0;
-	is_num(qb_test(&a, &b, 1, 4), student_t_p2(z, 4), "qb_test: dispersion never below the binomial's");
-	a.df = 0;
-	ok(isnan(qb_test(&a, &b, 4, 4)), "qb_test: one boot a side is untested");
-	a.df = 1;
+	ok(s.p == 0.1 && s.m == 1 && s.v == 0, "qb_side: a boot without samples is not one");
+	/* alpha = 0.0001: var = binomial + alpha p^2 / boots a side */
+	z = 0.02 / sqrt(bin + 0.0001 * (0.01 + 0.0144) / 2);
+	is_num(qb_test(&a, &b, &pool), student_t_p2(z, 8), "qb_test: binomial noise plus the pool's alpha p^2, on its 8 df");
+	/* the pool: excess over binomial, over p^2, df per side */
+	a.v = 0.0004;
+	a.bin = 0.0001;
+	qb_pool(&a, &b, &mine);
+	ok(fabs(mine.excess - 0.0003) < 1e-15 && fabs(mine.p2 - (0.01 + 0.0144)) < 1e-15 && mine.df == 2,
+	   "qb_pool: excess 0.0003 over p^2 0.0244 on 2 df");
+	/* a's own alpha (0.0003 / 0.0244 = 0.0123) is larger than the pool's: its own, on its 2 df */
+	z = 0.02 / sqrt(bin + 0.0003 / 0.0244 * (0.01 + 0.0144) / 2);
+	is_num(qb_test(&a, &b, &pool), student_t_p2(z, 2), "qb_test: a function noisier than the rest keeps its own alpha and df");
+	a.v = a.bin = 0;
+	pool.excess = -0.01;
+	is_num(qb_test(&a, &b, &pool), student_t_p2(0.02 / sqrt(bin), 8), "qb_test: a negative excess is alpha 0, binomial noise");
+	ok(isnan(qb_test(&a, &b, &none)), "qb_test: nothing pooled is untested");
+	a.m = 1;
+	ok(isnan(qb_test(&a, &b, &pool)), "qb_test: one boot a side is untested");
+	a.m = 2;
 	a.p = b.p = 0;
-	ok(isnan(qb_test(&a, &b, 4, 4)), "qb_test: a share of 0 on both sides is untested");
+	ok(isnan(qb_test(&a, &b, &pool)), "qb_test: a share of 0 on both sides is untested");
 }
 
 static void check_edges(void)
@@ -433,7 +446,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 
-	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12 + 8 + 8);
+	tap_plan(N(pairs) * 6 + N(cdfs) + N(tails) + N(crits) + N(zs) + N(mdcs) + N(runs) + 24 + 12 + 8 + 9);
 	for (size_t i = 0; i < N(pairs); i++)
 		check_pair(i);
 	for (size_t i = 0; i < N(cdfs); i++)
