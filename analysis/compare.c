@@ -388,9 +388,9 @@ static struct cmp_group *group_of(struct cmp *c, int kind, const char *mode, con
 }
 
 static int profile_group_exists(struct cmp *c, const char *mode, const char *wl, const struct run_id *id,
-				const char *lname, const char *name)
+				const char *lname, const char *name, const char *unit)
 {
-	return group_find(c, CMP_PROFILE, mode, wl, id, lname, name, "%", "", 0) != NULL;
+	return group_find(c, CMP_PROFILE, mode, wl, id, lname, name, unit, "", 0) != NULL;
 }
 
 static void grow_cells(struct cmp_group *g, size_t n)
@@ -516,7 +516,9 @@ static void boot_factor(const struct cmp *c, const struct jv *d, char *out, size
 /* What of a boot, besides its kernel, is part of the experiment: its memory
  * (MemTotal rounded up to 64 MiB), its CPUs, and its kernel command line
  * less the words the harness itself varies (bootbench.*: nonce, upload URL,
- * plan, results disk; a bootloader's BOOT_IMAGE= and initrd=). Under --by
+ * plan, results disk; a bootloader's BOOT_IMAGE= and initrd=; noirqdebug,
+ * which scripts/boot-qemu adds from 2026-12-07 on so that the serial
+ * console is never switched off, and which older boots lack). Under --by
  * memory or cmdline.KEY, the factor itself is left out (memory and mem=,
  * which sets it; KEY's words): it makes the columns, not the rows. */
 static int by_word(const void *x, const void *y)
@@ -539,7 +541,7 @@ static void boot_ident(const struct cmp *c, const struct jv *d, char mem[24], ch
 	for (const char *p = cl ? cl : ""; *p;) {
 		size_t w = strcspn(p, " ");
 		if (w && strncmp(p, "bootbench.", 10) && strncmp(p, "BOOT_IMAGE=", 11) && strncmp(p, "initrd=", 7) &&
-		    !(factor && word_is(p, w, factor))) {
+		    !word_is(p, w, "noirqdebug") && !(factor && word_is(p, w, factor))) {
 			if (nw == cap)
 				words = xrealloc(words, (cap = cap ? cap * 2 : 16) * sizeof *words);
 			words[nw++] = xstrndup(p, w);
@@ -932,12 +934,12 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 		if (strmap_get(&once, name) != (size_t)-1)
 			continue;
 		strmap_put(&once, name, 0);
-		if (c->exps[x].functions >= CMP_EXP_FUNCS && !profile_group_exists(c, b->mode, wl, id, lname, name)) {
+		if (c->exps[x].functions >= CMP_EXP_FUNCS && !profile_group_exists(c, b->mode, wl, id, lname, name, CMP_UNIT_TICK)) {
 			c->exps[x].cut[k]++;	/* past the bound: as if the list were cut here */
 			c->dropped_functions++;
 			continue;
 		}
-		g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, name, "%", "");
+		g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, name, CMP_UNIT_TICK, "");
 		if (!g) {
 			c->exps[x].cut[k]++;	/* past CMP_MAX_GROUPS: as above */
 			c->dropped_functions++;
@@ -955,7 +957,7 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
  * them): each function's self share (its samples as the leaf) and
  * inclusive share (samples of stacks it is in, once however often it
  * recurs) of all the run's samples, as CMP_PROFILE groups of units "%"
- * and "% incl", and every stack into the experiment's path tree
+ * CMP_UNIT_PERF and CMP_UNIT_PERF_INCL, and every stack into the experiment's path tree
  * (flame.c). 1 when read; 0 when the run has no usable perf samples (the
  * tick profile is read then). Hostile input: a stack that is not a folded
  * line is counted (bad_stacks) and its samples treated as past the top;
@@ -972,10 +974,13 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 	char **names = NULL;
 	size_t nf = 0, cap = 0, x;
 	char buf[FOLDED_MAX_STACK + 1];
-	const char *fr[FOLDED_MAX_DEPTH + 1];
-	if (!st || st->t != J_ARR || !st->n || !isfinite(total) || total <= 0 || total > 1e15 || !isfinite(other) ||
-	    other < 0 || other > total)
+	const char *fr[FOLDED_MAX_DEPTH + 2];	/* the process, "[deeper]" where perf's chain was cut, 64 frames */
+	if (!st || st->t != J_ARR || !st->n)
+		return 0;	/* no samples (perf failed, or an older record): the tick's, if any */
+	if (!isfinite(total) || total <= 0 || total > 1e15 || !isfinite(other) || other < 0 || other > total) {
+		c->bad_profiles++;	/* stacks, but no count they are a share of */
 		return 0;
+	}
 	for (size_t i = 0; i < st->n; i++) {
 		double s = json_get_num(st->items[i], "samples", NAN);
 		if (!isfinite(s) || s < 0 || s > 1e15) {
@@ -997,13 +1002,18 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 		const char *line = json_get_str(st->items[i], "stack");
 		double s = json_get_num(st->items[i], "samples", 0);
 		int n;
-		if (i >= CMP_PERF_STACKS || !line || strlen(line) > FOLDED_MAX_STACK) {
+		if (i >= CMP_PERF_STACKS) {
 			other += s;
-			c->bad_stacks += i < CMP_PERF_STACKS;
+			c->past_stacks++;
+			continue;
+		}
+		if (!line || strlen(line) > FOLDED_MAX_STACK) {
+			other += s;
+			c->bad_stacks++;
 			continue;
 		}
 		memcpy(buf, line, strlen(line) + 1);
-		n = folded_split(buf, fr, FOLDED_MAX_DEPTH + 1);
+		n = folded_split(buf, fr, FOLDED_MAX_DEPTH + 2);
 		if (n < 1) {
 			other += s;
 			c->bad_stacks++;
@@ -1038,6 +1048,10 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 	}
 	flame_run_end(c, x, k, total);
 	c->exps[x].other[k] += other;
+	/* samples past the kept top may hold any function: a function one
+	 * side never listed is then below a cut there, as with the tick */
+	if (other > 0)
+		c->exps[x].cut[k]++;
 	for (size_t f = 0; f < nf; f++)
 		for (int inc = 0; inc < 2; inc++) {
 			double v = inc ? incl[f] : self[f];
@@ -1046,12 +1060,13 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 			if (v <= 0)
 				continue;
 			if (c->exps[x].functions >= CMP_EXP_FUNCS &&
-			    !group_find(c, CMP_PROFILE, b->mode, wl, id, lname, names[f], inc ? "% incl" : "%", "", 0)) {
+			    !profile_group_exists(c, b->mode, wl, id, lname, names[f], inc ? CMP_UNIT_PERF_INCL : CMP_UNIT_PERF)) {
 				c->exps[x].cut[k]++;
 				c->dropped_functions++;
 				continue;
 			}
-			g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, names[f], inc ? "% incl" : "%", "");
+			g = group_of(c, CMP_PROFILE, b->mode, wl, id, lname, names[f], inc ? CMP_UNIT_PERF_INCL : CMP_UNIT_PERF,
+				     "");
 			if (!g) {
 				c->exps[x].cut[k]++;
 				c->dropped_functions++;
@@ -1208,11 +1223,15 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			const struct jv *ctr = json_get(d, "counters");
 			add_counters(c, b, k, wl, &rid, lname, ctr);
 			add_stalls(c, b, k, wl, &rid, lname, d);
-			/* perf's call chains where the run has them, else the tick */
-			if (!(json_get(d, "perf") && json_get(d, "perf")->t == J_OBJ &&
-			      add_perf(c, b, k, wl, &rid, lname, json_get(d, "perf"))) &&
-			    json_get(d, "profile") && json_get(d, "profile")->t == J_OBJ)
-				add_profile(c, b, k, wl, &rid, lname, json_get(d, "profile"));
+			/* perf's call chains where the run asked for them (a run
+			 * whose perf failed is unprofiled: its tick shares are of
+			 * kernel samples, perf's of all, and never share a cell),
+			 * else the tick */
+			const struct jv *pf = json_get(d, "perf"), *tp = json_get(d, "profile");
+			int asked = pf && pf->t == J_OBJ && is_true(pf, "asked");
+			int used = pf && pf->t == J_OBJ && add_perf(c, b, k, wl, &rid, lname, pf);
+			if (!used && !asked && tp && tp->t == J_OBJ)
+				add_profile(c, b, k, wl, &rid, lname, tp);
 			/* runs long enough to draw: at least 3 samples (two intervals) */
 			if (ctr && ctr->t == J_OBJ && json_get(ctr, "trace") && json_get_num(ctr, "samples", 0) >= 3 &&
 			    c->ntraces < CMP_MAX_TRACES && c->traces_of[k] < CMP_TRACES_PER_KERNEL) {
@@ -1580,7 +1599,7 @@ static void units_merge(struct cmp_cell *x)
 	x->nunits = m + 1;
 }
 
-static int by_exp_boot(const void *a, const void *b)
+int cmp_exp_boot_by_unit(const void *a, const void *b)
 {
 	const struct cmp_exp_boot *x = a, *y = b;
 	return x->unit < y->unit ? -1 : x->unit > y->unit;
@@ -1592,7 +1611,7 @@ static void exp_boots_merge(struct cmp_exp *e)
 	size_t m = 0;
 	if (!e->nboots)
 		return;
-	qsort(e->boots, e->nboots, sizeof *e->boots, by_exp_boot);
+	qsort(e->boots, e->nboots, sizeof *e->boots, cmp_exp_boot_by_unit);
 	for (size_t i = 1; i < e->nboots; i++) {
 		if (e->boots[i].unit == e->boots[m].unit) {
 			e->boots[m].runs += e->boots[i].runs;
@@ -2327,8 +2346,12 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 	}
 	if (c->bad_stacks) {
 		snprintf(t, sizeof t, "%llu perf stacks were not folded lines (empty, too long or deep, a control byte, an "
-			 "empty frame) or past %d a run: their samples count as past the kept top", c->bad_stacks,
-			 CMP_PERF_STACKS);
+			 "empty frame): their samples count as past the kept top", c->bad_stacks);
+		say(ctx, t);
+	}
+	if (c->past_stacks) {
+		snprintf(t, sizeof t, "%llu perf stacks were past the first %d of their run: their samples count as past "
+			 "the kept top", c->past_stacks, CMP_PERF_STACKS);
 		say(ctx, t);
 	}
 	if (c->flame_dropped > 0) {

@@ -26,6 +26,11 @@ enum { ST_OK, ST_FAILED, ST_TIMEOUT, ST_CRASHED, ST_SKIPPED, ST_N };
  * of an experiment's runs (%), a run without the function counting 0; read
  * by the "why" view (why.c), never judged as a figure. */
 enum { CMP_FIGURE, CMP_COUNTER, CMP_PROFILE };
+/* CMP_PROFILE groups' units: the tick's shares (of kernel samples), perf's
+ * own and inclusive shares (of all samples): three lists never mixed */
+#define CMP_UNIT_TICK "%"
+#define CMP_UNIT_PERF "% perf"
+#define CMP_UNIT_PERF_INCL "% perf incl"
 /* Functions of one run's profile that compare reads (a hostile record can
  * list more; ours keep KPROF_TOP). */
 #define CMP_PROFILE_FUNCS 256
@@ -160,8 +165,11 @@ struct cmp_exp_boot {
 	size_t runs;
 	double samples;			/* summed over those runs (perf's: the shares' test weighs by them) */
 };
+/* qsort/bsearch order of cmp_exp_boot (and of flame.c's boots): by unit */
+int cmp_exp_boot_by_unit(const void *a, const void *b);
 struct cmp_exp {
-	size_t functions;			/* its CMP_PROFILE groups (at most CMP_EXP_FUNCS) */
+	size_t functions;			/* its CMP_PROFILE groups (at most CMP_EXP_FUNCS; perf makes
+						 * two a function, self and inclusive) */
 	struct cmp_exp_boot *boots;		/* sorted by unit, one each, after cmp_finish */
 	size_t nboots, bcap;
 	unsigned runs[CMP_MAX_KERNELS];
@@ -227,6 +235,7 @@ struct cmp {
 	size_t flame_nodes;			/* perf call-path nodes held, at most FLAME_ALL_NODES */
 	double flame_dropped;			/* samples whose path was not kept past a node bound */
 	unsigned long long bad_stacks;		/* perf stacks that were not a folded line: not read */
+	unsigned long long past_stacks;		/* perf stacks past CMP_PERF_STACKS in their run: not read */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
 	struct strmap unit_ix;	/* boot ids without a boot record: their unit */
 	unsigned bad_better;	/* figures whose better was neither "higher" nor "lower" */
@@ -331,17 +340,18 @@ void cmp_print_csv(const struct cmp *c, FILE *o);
 /* The "why" view (why.c): for each experiment (workload, parameters, layout,
  * tunables) with a significant figure, or every one matching filter
  * ("WORKLOAD" or "WORKLOAD@LAYOUT"), per kernel against the baseline: its
- * figures, the kernel functions whose share of samples moved most (Welch
- * across runs, BH over the experiment's functions), and the stalls side by
- * side. Returns how many experiments it printed. */
+ * figures, the kernel functions whose share of samples moved most (tested
+ * across boots, BH over the experiment's functions; with perf also their
+ * inclusive shares, the call paths that moved and the call tree), and the
+ * stalls side by side. Returns how many experiments it printed. */
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter);
 
 /* perf's call paths (flame.c): each experiment's folded stacks as one tree
  * of path prefixes, each with every boot's share, for the why view's call
  * tree and the report's differential flame graph. Bounded: nodes past
  * these are not made, their samples counted in flame_dropped. */
-#define FLAME_EXP_NODES 16384
-#define FLAME_ALL_NODES (1u << 18)
+#define FLAME_EXP_NODES 65536	/* the why plan's fork/exec: 4241 paths one run, 14532 four boots' */
+#define FLAME_ALL_NODES (1u << 19)	/* a node about 150 bytes and 16 a boot: ~100 MB at most */
 struct flame;
 /* One stack of the run being read (frames root-most first, the process
  * first): 0, or -1 when its path was cut at a bound. */
@@ -355,7 +365,8 @@ void flame_free(struct flame *f);
 int flame_have(const struct cmp *c, size_t x, size_t k);
 double flame_samples(const struct cmp *c, size_t x, size_t k, unsigned *runs);
 /* One path of the tree, kernel k against the baseline: its share of all
- * samples on each side (%, boot means), Welch p, BH q over the pair's
+ * samples on each side (%, pooled over the boots' samples), the
+ * quasi-binomial test's p (stats.h), BH q over the pair's
  * paths (NAN: untested). */
 struct flame_diff {
 	size_t node, parent;	/* parent: its index in the same output (SIZE_MAX for the root) */
@@ -382,7 +393,8 @@ void cmp_experiments(const struct cmp *c, struct sbuf *out, size_t max);
 struct why_fn {
 	const struct cmp_group *G;
 	double a, b;		/* mean share, baseline and kernel, % */
-	double p, q;		/* Welch across runs, BH over the experiment's functions; NAN: untestable */
+	double p, q;		/* across boots (the tick: Welch; perf: quasi-binomial), BH over the
+				 * experiment's functions; NAN: untestable */
 	int only;		/* 1: sampled on the kernel only, 2: on the baseline only (every list whole) */
 	int cut;		/* missing from a side's lists that were cut: its share there is unknown */
 };

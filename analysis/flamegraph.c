@@ -19,7 +19,7 @@
 #define FG_W 1000		/* px: all of kernel k's samples */
 #define FG_FRAME 17		/* px a frame */
 #define FG_MIN_W 0.4		/* px: narrower frames are not drawn */
-#define FG_MAX_FRAMES 6000	/* frames drawn at most (the widest first come first) */
+#define FG_MAX_FRAMES 6000	/* frames drawn at most, depth first (later subtrees lose their frames first) */
 #define FG_TOP 4		/* px above the frames */
 #define FG_DEPTH 70		/* rows at most: the root, the process, 64 frames */
 
@@ -54,8 +54,12 @@ static void label_in(FILE *o, const char *name, double w)
 	}
 	if (fit > sizeof buf - 1)
 		fit = sizeof buf - 1;
-	memcpy(buf, name, fit - 2);
-	memcpy(buf + fit - 2, "..", 3);
+	/* never cut a UTF-8 character: back up to its first byte */
+	fit -= 2;
+	while (fit && ((unsigned char)name[fit] & 0xc0) == 0x80)
+		fit--;
+	memcpy(buf, name, fit);
+	memcpy(buf + fit, "..", 3);
 	html_esc(o, buf);
 }
 

@@ -208,7 +208,7 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 	html_esc(o, F->layout);
 	fputs("): ", o);
 	if (!n) {
-		char why[160];
+		char why[256];
 		fputs("kernel profile: ", o);
 		html_esc(o, why_none(c, F, k, why, sizeof why));
 		fputs(".</p>", o);
@@ -249,7 +249,8 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 		}
 		fputs("</svg>\n", o);
 	}
-	flame_svg(o, c, F->xid, k);
+	if (why_perf(c, F, c->base) && why_perf(c, F, k))
+		flame_svg(o, c, F->xid, k);
 	{
 		int any = 0;
 		const struct cmp_group *sg[16];

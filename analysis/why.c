@@ -6,8 +6,11 @@
  *
  * A share is a run's samples in one function over all of its samples, so a
  * function can gain share only because another lost it: read the list as a
- * whole. Significance is Welch's test across runs (boots), and the false
- * discoveries are controlled over the functions of one experiment.
+ * whole. The boot is the unit. The tick's shares are tested with Welch's
+ * test across boots, each side's sd floored at its counting noise; perf's
+ * (thousands of samples a run) with the quasi-binomial test of stats.h,
+ * the dispersion between boots shared by the list. The false discoveries
+ * are controlled over the functions of one experiment.
  */
 #include <math.h>
 #include <stdint.h>
@@ -71,12 +74,6 @@ static struct sample_stats floored(const struct cmp_cell *x, double samples)
 	return s;
 }
 
-static int eb_by_unit(const void *x, const void *y)
-{
-	const struct cmp_exp_boot *a = x, *b = y;
-	return a->unit < b->unit ? -1 : a->unit > b->unit;
-}
-
 /* One side of a function of a perf-profiled experiment: each boot's share
  * (the mean of its runs', a run without the function counting 0) and its
  * samples, from the experiment's boots. */
@@ -86,7 +83,7 @@ static void perf_side(const struct cmp_exp *e, const struct cmp_cell *x, double 
 	size_t m = 0;
 	for (size_t i = 0; i < x->nunits; i++) {
 		struct cmp_exp_boot key = { .unit = x->units[i].unit };
-		const struct cmp_exp_boot *eb = bsearch(&key, e->boots, e->nboots, sizeof *e->boots, eb_by_unit);
+		const struct cmp_exp_boot *eb = bsearch(&key, e->boots, e->nboots, sizeof *e->boots, cmp_exp_boot_by_unit);
 		if (!eb || !(eb->samples > 0))
 			continue;
 		share[m] = x->units[i].m.mean / 100;
@@ -95,20 +92,33 @@ static void perf_side(const struct cmp_exp *e, const struct cmp_cell *x, double 
 	qb_side(share, cnt, m, s);
 }
 
-static void perf_tests(const struct cmp *c, const struct cmp_exp *e, size_t k, struct why_fn *all, size_t n)
+/* The spread between boots is estimated from the functions' own (self)
+ * shares, each a sum over few stacks: an inclusive share sums many, whose
+ * jitters partly cancel, and the big outer frames' small relative spread
+ * would set a spread too small for the rest (simulated A/A: 3 of 30
+ * flagged something with the inclusive list's own estimate). Both lists
+ * are tested with the self list's. */
+static void perf_tests(const struct cmp *c, const struct cmp_group *F, size_t k, struct why_fn *all, size_t n)
 {
-	struct qb_side *sd = xcalloc(2 * n, sizeof *sd);
-	double *share = xcalloc(e->nboots + 1, sizeof *share), *cnt = xcalloc(e->nboots + 1, sizeof *cnt), x2 = 0;
-	unsigned df = 0;
+	const struct cmp_exp *e = &c->exps[F->xid];
+	struct qb_side *sd = xcalloc(2 * n, sizeof *sd), sa, sb;
+	double *share = xcalloc(e->nboots + 1, sizeof *share), *cnt = xcalloc(e->nboots + 1, sizeof *cnt);
+	struct qb_pool pool = { 0, 0, 0 };
+	size_t j, end;
+	for (exp_range(c, F, &j, &end); j < end; j++) {
+		const struct cmp_group *G = &c->groups[c->xg[j]];
+		if (G->kind != CMP_PROFILE || strcmp(G->unit, CMP_UNIT_PERF) || G->ncell <= k || G->ncell <= c->base)
+			continue;
+		perf_side(e, &G->cell[c->base], share, cnt, &sa);
+		perf_side(e, &G->cell[k], share, cnt, &sb);
+		qb_pool(&sa, &sb, &pool);
+	}
 	for (size_t i = 0; i < n; i++) {
 		perf_side(e, &all[i].G->cell[c->base], share, cnt, &sd[2 * i]);
 		perf_side(e, &all[i].G->cell[k], share, cnt, &sd[2 * i + 1]);
-		qb_pool(&sd[2 * i], &sd[2 * i + 1], &x2, &df);
-	}
-	for (size_t i = 0; i < n; i++) {
 		all[i].a = sd[2 * i].p * 100;
 		all[i].b = sd[2 * i + 1].p * 100;
-		all[i].p = all[i].cut ? NAN : qb_test(&sd[2 * i], &sd[2 * i + 1], x2, df);
+		all[i].p = all[i].cut ? NAN : qb_test(&sd[2 * i], &sd[2 * i + 1], &pool);
 	}
 	free(sd);
 	free(share);
@@ -132,11 +142,19 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, i
 	*runs_b = e->runs[k];
 	*samples_a = e->runs[c->base] ? e->samples[c->base] / e->runs[c->base] : NAN;
 	*samples_b = e->runs[k] ? e->samples[k] / e->runs[k] : NAN;
+	int perf = why_perf(c, F, c->base) && why_perf(c, F, k);
+	/* the list: perf's own or inclusive shares where both sides are
+	 * perf's, else the tick's (a side of the other kind has none) */
+	const char *unit = perf ? (incl ? CMP_UNIT_PERF_INCL : CMP_UNIT_PERF) : CMP_UNIT_TICK;
+	if (!perf && (why_perf(c, F, c->base) || why_perf(c, F, k)))
+		return 0;	/* perf on one side, the tick on the other: why_none says so */
+	double oa = e->samples[c->base] > 0 ? e->other[c->base] / e->samples[c->base] * 100 : 0;
+	double ob = e->samples[k] > 0 ? e->other[k] / e->samples[k] * 100 : 0;
 	for (exp_range(c, F, &j, &end); j < end; j++) {
 		const struct cmp_group *G = &c->groups[c->xg[j]];
 		const struct cmp_cell *a, *b;
 		struct why_fn *f;
-		if (G->kind != CMP_PROFILE || G->ncell <= k || G->ncell <= c->base || !strcmp(G->unit, "% incl") != !!incl)
+		if (G->kind != CMP_PROFILE || G->ncell <= k || G->ncell <= c->base || strcmp(G->unit, unit))
 			continue;
 		a = &G->cell[c->base];
 		b = &G->cell[k];
@@ -151,8 +169,17 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, i
 		f->G = G;
 		f->a = a->s.mean;
 		f->b = b->s.mean;
-		/* missing from a run whose list was cut: below the cut, not 0 */
-		f->cut = (a->listed < a->runs && e->cut[c->base]) || (b->listed < b->runs && e->cut[k]);
+		/* missing from a run whose list was cut: below the cut, not 0;
+		 * perf's "cut" is the samples past a run's kept top, which can
+		 * hide a function only up to their share: one larger than that
+		 * on either side is not hidden there */
+		if (perf) {
+			double big = fmax(a->s.mean, b->s.mean);
+			f->cut = (a->listed < a->runs && e->cut[c->base] && big <= oa) ||
+				 (b->listed < b->runs && e->cut[k] && big <= ob);
+		} else {
+			f->cut = (a->listed < a->runs && e->cut[c->base]) || (b->listed < b->runs && e->cut[k]);
+		}
 		if (!f->cut)
 			f->only = !a->listed && b->listed ? 1 : a->listed && !b->listed ? 2 : 0;
 		if (a->n >= 2 && b->n >= 2 && !f->cut) {
@@ -164,8 +191,8 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, i
 	}
 	/* perf's shares on both sides: tested on the samples, with the
 	 * dispersion between boots shared by the list's functions (stats.h) */
-	if (n && why_perf(c, F, c->base) && why_perf(c, F, k))
-		perf_tests(c, e, k, all, n);
+	if (n && perf)
+		perf_tests(c, F, k, all, n);
 	/* Benjamini-Hochberg over the experiment's testable functions */
 	p = xcalloc(n + 1, sizeof *p);
 	q = xcalloc(n + 1, sizeof *q);
@@ -208,7 +235,10 @@ const char *why_none(const struct cmp *c, const struct cmp_group *F, size_t k, c
 {
 	int pa = why_profiled(c, F, c->base), pb = why_profiled(c, F, k);
 	const struct cmp_exp *e = &c->exps[F->xid];
-	if (pa && pb && !e->functions && (e->cut[c->base] || e->cut[k]))
+	if (pa && pb && why_perf(c, F, c->base) != why_perf(c, F, k))
+		snprintf(buf, len, "one kernel's runs were sampled by perf (shares of all samples, every CPU), the "
+			 "other's by the tick (of kernel samples): not compared; profile both alike (docs/why.md)");
+	else if (pa && pb && !e->functions && (e->cut[c->base] || e->cut[k]))
 		snprintf(buf, len, "both kernels were profiled, but this experiment's functions were not kept (the input "
 			 "names more than %d profile functions)", CMP_MAX_GROUPS);
 	else if (pa && pb)
@@ -278,8 +308,17 @@ static void print_only(const struct cmp *c, FILE *o, const struct why_fn *fn, si
 	free(v);
 }
 
+static void fmt_q(char *buf, size_t len, double q)
+{
+	if (isfinite(q))
+		snprintf(buf, len, "%.2g", q);
+	else
+		snprintf(buf, len, "untested");
+}
+
 /* One table of functions (self, or inclusive shares): the largest moves,
- * then those one side never sampled. */
+ * then (self only: the inclusive list would repeat them) those one side
+ * never sampled. */
 static void print_functions(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k, int incl, size_t show,
 			    const char *title)
 {
@@ -299,26 +338,17 @@ static void print_functions(const struct cmp *c, FILE *o, const struct cmp_group
 				   fn[i].only == 2 ? "  (never sampled on this kernel)" :
 				   fn[i].cut ? "  (below a cut list on one side: untested)" : "";
 		char q[16];
-		if (isfinite(fn[i].q))
-			snprintf(q, sizeof q, "%.2g", fn[i].q);
-		else
-			snprintf(q, sizeof q, "untested");
+		fmt_q(q, sizeof q, fn[i].q);
 		fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s%s\n", fn[i].a, fn[i].b, fn[i].b - fn[i].a, q,
 			fn[i].G->metric, only);
 	}
 	if (nall > n)
 		fprintf(o, "    ... %zu more functions moved less\n", nall - n);
-	print_only(c, o, fn, nall, 1, k);
-	print_only(c, o, fn, nall, 2, k);
+	if (!incl) {
+		print_only(c, o, fn, nall, 1, k);
+		print_only(c, o, fn, nall, 2, k);
+	}
 	free(fn);
-}
-
-static void fmt_q(char *buf, size_t len, double q)
-{
-	if (isfinite(q))
-		snprintf(buf, len, "%.2g", q);
-	else
-		snprintf(buf, len, "untested");
 }
 
 /* The call paths whose share moved most: of a chain of frames that moved
@@ -461,7 +491,7 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 		unsigned ra, rb;
 		double sa, sb;
 		if (!why_functions(c, F, k, 0, &one, 1, &ra, &rb, &sa, &sb)) {
-			char why[160];
+			char why[256];
 			fprintf(o, "   kernel profile: %s", why_none(c, F, k, why, sizeof why));
 			if (why_profiled(c, F, c->base) && why_profiled(c, F, k))
 				fprintf(o, " (%.0f vs %.0f samples a run)", sa, sb);
@@ -470,8 +500,6 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 			char title[200];
 			snprintf(title, sizeof title, "kernel profile, share of the kernel's samples (%u vs %u profiled runs; "
 				 "%.0f vs %.0f samples a run):", ra, rb, sa, sb);
-			if (why_perf(c, F, c->base) != why_perf(c, F, k))
-				fprintf(o, "   (one side was sampled by perf, the other by the tick: their own shares only)\n");
 			print_functions(c, o, F, k, 0, WHY_FUNCS, title);
 		}
 	}

@@ -10,22 +10,30 @@
 # escaped). Then the folded stacks as hostile input: a stack past the
 # length and depth limits, control bytes, empty frames, recursion (a frame
 # counted once in its inclusive share), counts that are not counts, more
-# samples than the run had, and 4,000 distinct stacks of 40,000 paths, past
+# samples than the run had, and 4,000 distinct stacks of 80,000 paths, past
 # the bound of one experiment: each counted and said, nothing read wrong,
 # compare still ends.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 27
-cat > "$T/gen.py" <<'PY'
-import json, sys, random
-random.seed(7)
+plan 33
+cat > "$T/recs.py" <<'PY'
+# one JSON record a line, numbered, as a results partition holds them
+import json, sys
 out = open(sys.argv[1], "w")
 seq = 0
 def rec(bid, typ, data):
     global seq
     seq += 1
     out.write(json.dumps({"seq": seq, "boot_id": "%032x" % bid, "type": typ, "data": data}, separators=(",", ":")) + "\n")
-ENTRY = "forkexec;[user];entry_SYSCALL_64_after_hwframe;do_syscall_64;"
+PY
+export PYTHONPATH=$T
+cat > "$T/gen.py" <<'PY'
+import random
+from recs import rec
+random.seed(7)
+# kernel call chains only (perf --kernel-callchains): a kernel sample's
+# stack is the process, then kernel frames; a user-mode sample "comm;[user]"
+ENTRY = "forkexec;entry_SYSCALL_64_after_hwframe;do_syscall_64;"
 FORK = ENTRY + "__do_sys_fork;kernel_clone;copy_process;dup_mmap;copy_page_range"
 EXEC = ENTRY + "__x64_sys_execve;do_execveat_common;bprm_execve;load_elf_binary;begin_new_exec;__mmput;exit_mmap;unmap_vmas;unmap_page_range"
 for i in range(6):
@@ -35,8 +43,8 @@ for i in range(6):
     rec(i + 1, "boot", {"kernel": {"release": rel, "version": ver}, "mode": "deterministic", "userland": "u" * 64})
     for r in range(2):
         j = lambda n: n + random.randint(-8, 8)
-        st = [(FORK, j(400)), (EXEC, j(500)), ("forkexec;[user];asm_exc_page_fault;exc_page_fault;handle_mm_fault;clear_page_erms", j(300)),
-              ("true;[user]", j(200)), ("true;[user];<img src=x onerror=alert(1)>", j(20))]
+        st = [(FORK, j(400)), (EXEC, j(500)), ("forkexec;asm_exc_page_fault;exc_page_fault;handle_mm_fault;clear_page_erms", j(300)),
+              ("true;[user]", j(200)), ("true;<img src=x onerror=alert(1)>", j(20))]
         if rt:
             st.append((FORK + ";rt_spin_lock", j(250)))
         st.append(("swapper;secondary_startup_64;cpu_startup_entry;do_idle;default_idle", 2200 - sum(s for _, s in st)))
@@ -48,6 +56,18 @@ for i in range(6):
                                                         "unit": "us", "better": "lower"}],
                            "profile": {"samples": 100, "functions": [{"name": "tick_only", "samples": 100, "share": 1.0}]},
                            "perf": perf})
+    # touch: better on rt, its fsync path cheaper there
+    r2 = random.Random(100 + i)	# its own draws: forkexec's stay as they were
+    k = lambda n: n + r2.randint(-8, 8)
+    st = [("touch;entry_SYSCALL_64_after_hwframe;do_syscall_64;__x64_sys_fsync;ext4_sync_file", k(300 if rt else 600)),
+          ("touch;[user]", k(300)), ("swapper;secondary_startup_64;cpu_startup_entry;do_idle;default_idle", k(900)),
+          ("touch;" + "\u65e5" * 40, k(150))]	# a frame of 120 bytes of UTF-8, its label cut to fit
+    total = sum(s for _, s in st)
+    rec(i + 1, "run", {"plan": "t", "workload": "touch", "params": {"count": "100"}, "layout": {"name": "tmpfs"},
+                       "status": "ok", "metrics": [{"name": "write_fsync", "value": (0.03 if rt else 0.04) + r2.random() / 1e4,
+                                                    "unit": "ms", "better": "lower"}],
+                       "perf": {"asked": True, "samples": total, "stacks": [{"stack": a, "samples": b} for a, b in st],
+                                "other_samples": 0}})
     rec(i + 1, "end", {"status": "ok"})
 PY
 /usr/bin/python3 "$T/gen.py" "$T/perf.jsonl"
@@ -95,6 +115,12 @@ ok "default_idle's is blue (shrank), unmap_page_range's grey (no significant mov
 ok "each frame's hover text holds both shares and q" \
 	sh -c "grep -A1 '<title>rt_spin_lock' '$T/flame' | grep -Eq '6\.1\.192 generic: 0\.00%, 6\.1\.192 rt: 11\.[0-9]+%, change \+11\.[0-9]+pp, q=[0-9.e-]+</title>'"
 ok "a frame named like markup is escaped" sh -c "grep -q '&lt;img src=x' '$T/flame' && ! grep -q '<img' '$T/r.html'"
+ok "an improvement gets its why and flame graph too, after the regressions: touch's fsync path, blue" \
+	sh -c "awk '/Why \\(forkexec on tmpfs\\)/ { f = NR } /And why the improvements:/ { a = NR } /Why \\(touch on tmpfs\\)/ { t = NR } END { exit !(f && a && t && f < a && a < t) }' '$T/r.html' &&
+	       sed -n '/Why (touch on tmpfs)/,\$p' '$T/r.html' | grep -A1 '<title>ext4_sync_file' | grep -q 'fill=\"rgb([0-9]*,[0-9]*,255)\"'"
+ok "the report is valid UTF-8: a long multibyte frame's label is cut between characters" \
+	/usr/bin/python3 -c "import re, sys; s = open(sys.argv[1], encoding='utf-8').read()
+sys.exit(0 if '<title>' + '\\u65e5' * 40 in s and re.search('>(\\u65e5)+[.][.]</text>', s) else 1)" "$T/r.html"
 CHROME=$(command -v chromium || true)
 if [ -z "$CHROME" ]; then
 	skip "chromium not installed (scripts/install-deps installs it)"
@@ -113,14 +139,9 @@ fi
 # higher on B: nothing may be called moved, not the wanderer either (its own
 # dispersion is larger than the rest's, and it keeps it).
 /usr/bin/python3 - "$T/aa.jsonl" <<'PY'
-import json, sys, random
+import random
+from recs import rec
 random.seed(11)
-out = open(sys.argv[1], "w")
-seq = 0
-def rec(bid, typ, data):
-    global seq
-    seq += 1
-    out.write(json.dumps({"seq": seq, "boot_id": "%032x" % bid, "type": typ, "data": data}) + "\n")
 stacks = ["w;[user];sys;fork;copy_page_range", "w;[user];sys;fork;dup_mmap", "w;[user];sys;exec;unmap_page_range",
           "w;[user];sys;exec;clear_page_erms", "w;[user];fault;clear_page_erms", "w;[user]", "true;[user]", "swapper;idle"]
 weights = [20, 5, 25, 10, 10, 10, 5, 15]
@@ -150,16 +171,11 @@ ok "... the wanderer, 2 points higher on B but 5 +- 4 between boots, is not call
 
 # hostile stacks
 /usr/bin/python3 - "$T/bad.jsonl" <<'PY'
-import json, sys
-out = open(sys.argv[1], "w")
-seq = 0
-def rec(bid, typ, data):
-    global seq
-    seq += 1
-    out.write(json.dumps({"seq": seq, "boot_id": "%032x" % bid, "type": typ, "data": data}) + "\n")
+from recs import rec
 def run(bid, wl, perf, v=1.0):
     rec(bid, "run", {"plan": "t", "workload": wl, "params": {}, "layout": {"name": "tmpfs"}, "status": "ok",
-                     "metrics": [{"name": "x", "value": v, "unit": "us", "better": "lower"}], "perf": perf})
+                     "metrics": [{"name": "x", "value": v, "unit": "us", "better": "lower"}], "perf": perf,
+                     "profile": {"samples": 10, "functions": [{"name": "tick_fn", "samples": 10, "share": 1.0}]}})
 for b in range(4):
     rt = b % 2
     rec(b + 1, "boot", {"kernel": {"release": "6.1.0-57" + ("-rt" if rt else "") + "-amd64", "version": "#1"},
@@ -177,8 +193,27 @@ for b in range(4):
     # counts that are not counts, and more samples than the run had: unread
     run(b + 1, "nan", {"samples": 100, "stacks": [{"stack": "p;a", "samples": -5}]})
     run(b + 1, "over", {"samples": 100, "stacks": [{"stack": "p;a", "samples": 90}], "other_samples": 20})
-    # 4,000 distinct stacks of 10 frames: 40,000 paths, past the bound of one experiment
-    many = [{"stack": ";".join(["w", "s%d" % s] + ["d%d" % d for d in range(9)]), "samples": 1} for s in range(4000)]
+    # 4,100 stacks in one run: the 4 past 4096 are not read, and said
+    past = [{"stack": "q;f%d" % n, "samples": 1} for n in range(4100)]
+    run(b + 1, "past", {"samples": 4100, "stacks": past, "other_samples": 0})
+    # a run that asked for perf and got none, with a tick profile: unprofiled
+    # (its tick shares never share a cell with perf's); the other runs perf
+    if b == 1:
+        run(b + 1, "mixed", {"asked": True, "available": False, "reason": "perf would not start"})
+    else:
+        run(b + 1, "mixed", {"asked": True, "samples": 100, "stacks": [{"stack": "m;perf_fn", "samples": 100}], "other_samples": 0})
+    # the deepest stack the appliance writes: the process, [deeper], 64 frames
+    run(b + 1, "deeper", {"samples": 10, "stacks": [{"stack": "p;[deeper];" + ";".join("d%d" % i for i in range(64)),
+                                                     "samples": 10}], "other_samples": 0})
+    # perf on one kernel, the tick on the other: not compared
+    if b % 2:
+        rec(b + 1, "run", {"plan": "t", "workload": "kinds", "params": {}, "layout": {"name": "tmpfs"}, "status": "ok",
+                           "metrics": [{"name": "x", "value": 1.0, "unit": "us", "better": "lower"}],
+                           "profile": {"samples": 10, "functions": [{"name": "tick_fn", "samples": 10, "share": 1.0}]}})
+    else:
+        run(b + 1, "kinds", {"asked": True, "samples": 10, "stacks": [{"stack": "k;perf_fn", "samples": 10}], "other_samples": 0})
+    # 4,000 distinct stacks of 20 frames: 80,000 paths, past the bound of one experiment
+    many = [{"stack": ";".join(["w", "s%d" % s] + ["d%d" % d for d in range(19)]), "samples": 1} for s in range(4000)]
     run(b + 1, "many", {"samples": 4000, "stacks": many, "other_samples": 0})
     rec(b + 1, "end", {"status": "ok"})
 PY
@@ -195,10 +230,22 @@ ok "recursion: rec is counted once in its inclusive share (40%, not 120%), leaf'
 	       ! grep -Eq '1[0-9]{2}\.[0-9]%' '$T/junk'"
 ok "counts that are not counts, and stacks of more samples than the run: those runs unread, and said" \
 	grep -q 'warning: 8 profiles whose shares (or perf stacks) add up to more than all their samples, or whose counts were not counts, were not read' "$T/junk.err"
-ok "40,000 paths in one experiment: those past the bound are cut, and said" \
-	grep -Eq 'warning: [0-9]+ perf samples. call paths were cut short: past 16384 paths in one experiment' "$T/junk.err"
+ok "80,000 paths in one experiment: those past the bound are cut, and said" \
+	grep -Eq 'warning: [0-9]+ perf samples. call paths were cut short: past 65536 paths in one experiment' "$T/junk.err"
+ok "the stacks past 4096 in a run are counted and said: 4 a run, 16 in all" \
+	grep -q 'warning: 16 perf stacks were past the first 4096 of their run' "$T/junk.err"
+"$BB" compare "$T/bad.jsonl" --why mixed > "$T/mixed" 2>/dev/null
+ok "a run that asked for perf and got none is unprofiled: rt's why rests on its one perf run, no tick share" \
+	sh -c "grep -q 'perf samples with call chains (2 vs 1 runs' '$T/mixed' && grep -q perf_fn '$T/mixed' && ! grep -q tick_fn '$T/mixed'"
+"$BB" compare "$T/bad.jsonl" --why deeper > "$T/deeper" 2>/dev/null
+ok "the appliance's deepest stack (the process, [deeper], 64 frames) is read: d63 is its leaf" \
+	grep -Eq '^ +100\.0% +100\.0% .* d63$' "$T/deeper"
+"$BB" compare "$T/bad.jsonl" --why kinds > "$T/kinds" 2>/dev/null
+ok "perf's shares on one kernel and the tick's on the other are not compared, and that is said" \
+	sh -c "grep -q 'one kernel.s runs were sampled by perf (shares of all samples, every CPU), the other.s by the tick' '$T/kinds' &&
+	       ! grep -q 'never sampled' '$T/kinds'"
 "$BB" compare "$T/bad.jsonl" --why many > "$T/many" 2>/dev/null
-ok "... while every run and function of them is still counted: d8 is every stack's leaf (100% self)" \
+ok "... while every run and function of them is still counted: d18 is every stack's leaf (100% self)" \
 	sh -c "grep -q 'perf samples with call chains (2 vs 2 runs; 4000 vs 4000 samples a run' '$T/many' &&
-	       grep -Eq '^ +100\.0% +100\.0% .* d8$' '$T/many'"
+	       grep -Eq '^ +100\.0% +100\.0% .* d18$' '$T/many'"
 done_testing
