@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "defaults.h"
 #include "perfrec.h"
 #include "spawn.h"
 #include "xio.h"
@@ -169,7 +170,7 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 		 * fork/exec's overhead at 6000 Hz fell from 9.4% to 8.6%
 		 * (docs/why.md, "Overhead") */
 		char *argv[] = { l->perf, (char *)"record", (char *)"-a", (char *)"-g", (char *)"-e", (char *)"cpu-clock",
-				 (char *)"-F", freq, (char *)"--kernel-callchains", (char *)"-m", (char *)"1024",
+				 (char *)"-F", freq, (char *)"--kernel-callchains", (char *)"-m", (char *)PERF_MMAP_PAGES,
 				 (char *)"-D", (char *)"-1", (char *)"--control", (char *)"fd:3,4",
 				 (char *)"--switch-output", (char *)"--no-buildid", (char *)"--no-buildid-cache",
 				 (char *)"--max-size", (char *)PERF_MAX_DATA, (char *)"-o", data, NULL };
