@@ -20,6 +20,7 @@
 #define FG_FRAME 17		/* px a frame */
 #define FG_MIN_W 0.4		/* px: narrower frames are not drawn */
 #define FG_MAX_FRAMES 6000	/* frames drawn at most, depth first (later subtrees lose their frames first) */
+#define FG_REPORT_FRAMES 24000	/* and in one report (a frame is about 300 bytes of HTML) */
 #define FG_TOP 4		/* px above the frames */
 #define FG_DEPTH 70		/* rows at most: the root, the process, 64 frames */
 
@@ -66,13 +67,21 @@ static void label_in(FILE *o, const char *name, double w)
 int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k)
 {
 	struct flame_diff *d;
-	size_t n = flame_diff(c, x, k, &d), drawn = 0, maxdepth = 0, skipped = 0, base_only = 0;
+	size_t n = flame_diff(c, x, k, &d), drawn = 0, maxdepth = 0, skipped = 0, over = 0, base_only = 0;
 	double *fx, *fw, *cur, dmax = 0.5;
 	unsigned ra, rb;
 	double sa = flame_samples(c, x, c->base, &ra), sb = flame_samples(c, x, k, &rb);
 	int H;
+	static size_t spent;	/* frames drawn by this process: one report */
+	size_t cap = FG_REPORT_FRAMES - spent < FG_MAX_FRAMES ? FG_REPORT_FRAMES - spent : FG_MAX_FRAMES;
 	if (!n)
 		return 0;
+	if (!cap) {
+		fputs("<p class=\"ch\">No flame graph here: the report has drawn its share of frames already; "
+		      "<code>bootbench compare --why</code> prints this experiment's call tree.</p>\n", o);
+		free(d);
+		return 1;
+	}
 	fx = xcalloc(n, sizeof *fx);
 	fw = xcalloc(n, sizeof *fw);
 	cur = xcalloc(n, sizeof *cur);
@@ -114,8 +123,8 @@ int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k)
 			skipped += d[i].b > 0;
 			continue;
 		}
-		if (drawn == FG_MAX_FRAMES) {
-			skipped++;
+		if (drawn == cap) {
+			over++;
 			continue;
 		}
 		drawn++;
@@ -142,8 +151,13 @@ int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k)
 		fputs("</g>\n", o);
 	}
 	fputs("</svg>\n", o);
+	spent += drawn;
 	if (skipped)
 		fprintf(o, "<p class=\"ch\">%zu narrower or deeper frames are not drawn.</p>\n", skipped);
+	if (over)
+		fprintf(o, "<p class=\"ch\">%zu more frames are not drawn: past %d a graph or %d a report "
+			   "(<code>bootbench compare --why</code> prints the call tree).</p>\n", over, FG_MAX_FRAMES,
+			FG_REPORT_FRAMES);
 	free(fx);
 	free(fw);
 	free(cur);

@@ -15,7 +15,7 @@
 # compare still ends.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
-plan 33
+plan 34
 cat > "$T/recs.py" <<'PY'
 # one JSON record a line, numbered, as a results partition holds them
 import json, sys
@@ -168,6 +168,29 @@ ok "A/A: 3 + 3 boots of one profile: no function, inclusive share or path with q
 line=$(grep ' wanderer$' "$T/aa" | head -n 1)
 ok "... the wanderer, 2 points higher on B but 5 +- 4 between boots, is not called moved ($line)" \
 	sh -c "echo '$line' | awk '{ exit !(\$4 + 0 >= 0.05) }'"
+
+# a report's flame graphs share a budget of frames: seven regressions of
+# 1500 stacks each (4500 frames a graph) draw 24000 frames in all, the
+# sixth in part, the seventh none, each saying so, instead of tens of MB
+# of HTML
+/usr/bin/python3 - "$T/wide.jsonl" <<'PY'
+from recs import rec
+for b in range(6):
+    rt = b % 2
+    rec(b + 1, "boot", {"kernel": {"release": "6.1.0-57" + ("-rt" if rt else "") + "-amd64", "version": "#1"},
+                        "mode": "deterministic", "userland": "u" * 64})
+    for w in range(7):
+        st = [{"stack": "w%d;a%d;b%d;c%d" % (w, s, s, s), "samples": 10} for s in range(1500)]
+        rec(b + 1, "run", {"plan": "t", "workload": "w%d" % w, "params": {}, "layout": {"name": "tmpfs"}, "status": "ok",
+                           "metrics": [{"name": "x", "value": (110.0 if rt else 100.0) + b / 100, "unit": "us", "better": "lower"}],
+                           "perf": {"asked": True, "samples": 15000, "stacks": st, "other_samples": 0}})
+    rec(b + 1, "end", {"status": "ok"})
+PY
+"$BB" compare "$T/wide.jsonl" --html "$T/wide.html" > /dev/null 2>&1
+ok "seven wide flame graphs: 24000 frames drawn in all; one says what it left out, the last why it has none" \
+	sh -c "[ \$(grep -c '<g class=\"fr\">' '$T/wide.html') = 24000 ] &&
+	       [ \$(grep -c 'more frames are not drawn: past 6000 a graph or 24000 a report' '$T/wide.html') = 1 ] &&
+	       [ \$(grep -c 'No flame graph here: the report has drawn its share of frames' '$T/wide.html') = 1 ]"
 
 # hostile stacks
 /usr/bin/python3 - "$T/bad.jsonl" <<'PY'
