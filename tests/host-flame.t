@@ -16,20 +16,10 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 plan 34
-cat > "$T/recs.py" <<'PY'
-# one JSON record a line, numbered, as a results partition holds them
-import json, sys
-out = open(sys.argv[1], "w")
-seq = 0
-def rec(bid, typ, data):
-    global seq
-    seq += 1
-    out.write(json.dumps({"seq": seq, "boot_id": "%032x" % bid, "type": typ, "data": data}, separators=(",", ":")) + "\n")
-PY
-export PYTHONPATH=$T
+export PYTHONPATH=$TOP/tests	# recgen.rec: one record a line on stdout
 cat > "$T/gen.py" <<'PY'
 import random
-from recs import rec
+from recgen import rec
 random.seed(7)
 # kernel call chains only (perf --kernel-callchains): a kernel sample's
 # stack is the process, then kernel frames; a user-mode sample "comm;[user]"
@@ -70,7 +60,7 @@ for i in range(6):
                                 "other_samples": 0}})
     rec(i + 1, "end", {"status": "ok"})
 PY
-/usr/bin/python3 "$T/gen.py" "$T/perf.jsonl"
+/usr/bin/python3 "$T/gen.py" > "$T/perf.jsonl"
 "$BB" compare "$T/perf.jsonl" --why forkexec@tmpfs > "$T/why" 2> "$T/err"; rc=$?
 sed 's/^/# /' "$T/why"
 is "$rc" 0 "compare --why forkexec@tmpfs on perf's stacks: exit 0"
@@ -138,9 +128,9 @@ fi
 # share wanders between boots on both kernels (5% +- 4) and sits 2 points
 # higher on B: nothing may be called moved, not the wanderer either (its own
 # dispersion is larger than the rest's, and it keeps it).
-/usr/bin/python3 - "$T/aa.jsonl" <<'PY'
+/usr/bin/python3 - > "$T/aa.jsonl" <<'PY'
 import random
-from recs import rec
+from recgen import rec
 random.seed(11)
 stacks = ["w;[user];sys;fork;copy_page_range", "w;[user];sys;fork;dup_mmap", "w;[user];sys;exec;unmap_page_range",
           "w;[user];sys;exec;clear_page_erms", "w;[user];fault;clear_page_erms", "w;[user]", "true;[user]", "swapper;idle"]
@@ -173,8 +163,8 @@ ok "... the wanderer, 2 points higher on B but 5 +- 4 between boots, is not call
 # 1500 stacks each (4500 frames a graph) draw 24000 frames in all, the
 # sixth in part, the seventh none, each saying so, instead of tens of MB
 # of HTML
-/usr/bin/python3 - "$T/wide.jsonl" <<'PY'
-from recs import rec
+/usr/bin/python3 - > "$T/wide.jsonl" <<'PY'
+from recgen import rec
 for b in range(6):
     rt = b % 2
     rec(b + 1, "boot", {"kernel": {"release": "6.1.0-57" + ("-rt" if rt else "") + "-amd64", "version": "#1"},
@@ -193,8 +183,8 @@ ok "seven wide flame graphs: 24000 frames drawn in all; one says what it left ou
 	       [ \$(grep -c 'No flame graph here: the report has drawn its share of frames' '$T/wide.html') = 1 ]"
 
 # hostile stacks
-/usr/bin/python3 - "$T/bad.jsonl" <<'PY'
-from recs import rec
+/usr/bin/python3 - > "$T/bad.jsonl" <<'PY'
+from recgen import rec
 def run(bid, wl, perf, v=1.0):
     rec(bid, "run", {"plan": "t", "workload": wl, "params": {}, "layout": {"name": "tmpfs"}, "status": "ok",
                      "metrics": [{"name": "x", "value": v, "unit": "us", "better": "lower"}], "perf": perf,
