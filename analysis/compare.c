@@ -956,7 +956,7 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
  * stacks "comm;outer;...;leaf" of its top stacks and the samples past
  * them): each function's self share (its samples as the leaf) and
  * inclusive share (samples of stacks it is in, once however often it
- * recurs) of all the run's samples, as CMP_PROFILE groups of units "%"
+ * recurs) of all the run's samples, as CMP_PROFILE groups of units
  * CMP_UNIT_PERF and CMP_UNIT_PERF_INCL, and every stack into the experiment's path tree
  * (flame.c). 1 when read; 0 when the run has no usable perf samples (the
  * tick profile is read then). Hostile input: a stack that is not a folded
@@ -1022,10 +1022,13 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 		if (!s)
 			continue;
 		flame_stack(c, x, fr, (size_t)n, s);
-		/* the functions: frames past the process's name */
+		/* the functions: frames past the process's name, less perf's
+		 * "[deeper]" (where the recorder cut a chain: a path, no function) */
 		for (int j = 1; j < n; j++) {
 			size_t f = strmap_get(&fix, fr[j]);
 			int seen = 0;
+			if (!strcmp(fr[j], "[deeper]"))
+				continue;
 			for (int m = 1; m < j && !seen; m++)
 				seen = !strcmp(fr[m], fr[j]);
 			if (f == (size_t)-1) {
@@ -1606,20 +1609,20 @@ int cmp_exp_boot_by_unit(const void *a, const void *b)
 }
 
 /* e's boots sorted by unit, one each. */
-static void exp_boots_merge(struct cmp_exp *e)
+void cmp_exp_boots_merge(struct cmp_exp_boot *b, size_t *n)
 {
 	size_t m = 0;
-	if (!e->nboots)
+	if (!*n)
 		return;
-	qsort(e->boots, e->nboots, sizeof *e->boots, cmp_exp_boot_by_unit);
-	for (size_t i = 1; i < e->nboots; i++) {
-		if (e->boots[i].unit == e->boots[m].unit) {
-			e->boots[m].runs += e->boots[i].runs;
-			e->boots[m].samples += e->boots[i].samples;
+	qsort(b, *n, sizeof *b, cmp_exp_boot_by_unit);
+	for (size_t i = 1; i < *n; i++) {
+		if (b[i].unit == b[m].unit) {
+			b[m].runs += b[i].runs;
+			b[m].samples += b[i].samples;
 		} else
-			e->boots[++m] = e->boots[i];
+			b[++m] = b[i];
 	}
-	e->nboots = m + 1;
+	*n = m + 1;
 }
 
 /* A profile share's cell: each boot that profiled the experiment on kernel
@@ -2062,7 +2065,7 @@ int cmp_finish(struct cmp *c)
 		grow_cells(&c->groups[g], c->nkernels);
 	/* a profiled run that did not list a function gave it a share of 0 */
 	for (size_t x = 0; x < c->nexps; x++)
-		exp_boots_merge(&c->exps[x]);
+		cmp_exp_boots_merge(c->exps[x].boots, &c->exps[x].nboots);
 	flame_finish(c);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *G = &c->groups[g];

@@ -167,6 +167,9 @@ struct cmp_exp_boot {
 };
 /* qsort/bsearch order of cmp_exp_boot (and of flame.c's boots): by unit */
 int cmp_exp_boot_by_unit(const void *a, const void *b);
+/* Sort boots by unit and make one entry a boot (a boot's runs can arrive
+ * apart: one boot's records from two sources), its runs and samples summed. */
+void cmp_exp_boots_merge(struct cmp_exp_boot *b, size_t *n);
 struct cmp_exp {
 	size_t functions;			/* its CMP_PROFILE groups (at most CMP_EXP_FUNCS; perf makes
 						 * two a function, self and inclusive) */
@@ -384,8 +387,9 @@ char *flame_path(const struct cmp *c, size_t x, const struct flame_diff *d, size
 size_t why_paths(const struct flame_diff *d, size_t n, size_t *out, size_t max);
 /* The report's differential flame graph of experiment x, kernel k against
  * the baseline (flamegraph.c): its caption and SVG; 0 (nothing written)
- * when a side has no perf paths. */
-int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k);
+ * when a side has no perf paths. *spent: the frames the report has drawn
+ * so far (a report draws at most 24000 in all). */
+int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k, size_t *spent);
 /* "WORKLOAD@LAYOUT, ..." of the figures compared, at most max (then "..."). */
 void cmp_experiments(const struct cmp *c, struct sbuf *out, size_t max);
 

@@ -186,17 +186,7 @@ void flame_finish(struct cmp *c)
 					n->e[++m] = n->e[j];
 			n->ne = (unsigned)m + 1;
 		}
-		if (f->nboots) {
-			qsort(f->boots, f->nboots, sizeof *f->boots, cmp_exp_boot_by_unit);
-			m = 0;
-			for (size_t j = 1; j < f->nboots; j++)
-				if (f->boots[j].unit == f->boots[m].unit) {
-					f->boots[m].runs += f->boots[j].runs;
-					f->boots[m].samples += f->boots[j].samples;
-				} else
-					f->boots[++m] = f->boots[j];
-			f->nboots = m + 1;
-		}
+		cmp_exp_boots_merge(f->boots, &f->nboots);
 	}
 }
 

@@ -182,7 +182,7 @@ size_t why_functions(const struct cmp *c, const struct cmp_group *F, size_t k, i
 		}
 		if (!f->cut)
 			f->only = !a->listed && b->listed ? 1 : a->listed && !b->listed ? 2 : 0;
-		if (a->n >= 2 && b->n >= 2 && !f->cut) {
+		if (!perf && a->n >= 2 && b->n >= 2 && !f->cut) {	/* perf's: perf_tests */
 			struct sample_stats sa = floored(a, *samples_a), sb = floored(b, *samples_b);
 			f->p = welch_t_test(&sa, &sb, NULL, NULL);
 		} else {
