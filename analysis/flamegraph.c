@@ -64,7 +64,7 @@ static void label_in(FILE *o, const char *name, double w)
 	html_esc(o, buf);
 }
 
-int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k)
+int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k, size_t *spent)
 {
 	struct flame_diff *d;
 	size_t n = flame_diff(c, x, k, &d), drawn = 0, maxdepth = 0, skipped = 0, over = 0, base_only = 0;
@@ -72,8 +72,8 @@ int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k)
 	unsigned ra, rb;
 	double sa = flame_samples(c, x, c->base, &ra), sb = flame_samples(c, x, k, &rb);
 	int H;
-	static size_t spent;	/* frames drawn by this process: one report */
-	size_t cap = FG_REPORT_FRAMES - spent < FG_MAX_FRAMES ? FG_REPORT_FRAMES - spent : FG_MAX_FRAMES;
+	size_t left = *spent < FG_REPORT_FRAMES ? FG_REPORT_FRAMES - *spent : 0;
+	size_t cap = left < FG_MAX_FRAMES ? left : FG_MAX_FRAMES;
 	if (!n)
 		return 0;
 	if (!cap) {
@@ -151,7 +151,7 @@ int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k)
 		fputs("</g>\n", o);
 	}
 	fputs("</svg>\n", o);
-	spent += drawn;
+	*spent += drawn;
 	if (skipped)
 		fprintf(o, "<p class=\"ch\">%zu narrower or deeper frames are not drawn.</p>\n", skipped);
 	if (over)

@@ -7,10 +7,13 @@
  * then counter traces of chosen runs and the boot identities. Every string
  * that came from a record is escaped.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "json.h"
@@ -189,7 +192,7 @@ static void summary_rows(FILE *o, const struct cmp *c, size_t k, const size_t *i
 
 /* Under a regression: the experiment's top kernel functions, the baseline's
  * share beside this kernel's (a horizontal bar each), then the stalls. */
-static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, size_t k)
+static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, size_t k, size_t *frames)
 {
 	enum { NF = 10 };
 	struct why_fn fn[NF];
@@ -250,7 +253,7 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 		fputs("</svg>\n", o);
 	}
 	if (why_perf(c, F, c->base) && why_perf(c, F, k))
-		flame_svg(o, c, F->xid, k);
+		flame_svg(o, c, F->xid, k, frames);
 	{
 		int any = 0;
 		const struct cmp_group *sg[16];
@@ -294,7 +297,7 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
  * cheaper too), for the first REPORT_WHYS of them (the page stays
  * readable). */
 #define REPORT_WHYS 12
-static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, size_t n)
+static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, size_t n, size_t *frames)
 {
 	unsigned char *seen = xcalloc(c->nexps + 1, 1);
 	size_t shown = 0, more[2] = { 0, 0 };
@@ -311,7 +314,7 @@ static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, 
 			}
 			if (pass && !said++)
 				fputs("<p class=\"ch\">And why the improvements:</p>\n", o);
-			why_html(o, c, F, k);
+			why_html(o, c, F, k, frames);
 			shown++;
 		}
 	}
@@ -321,7 +324,7 @@ static void whys_html(FILE *o, const struct cmp *c, size_t k, const size_t *ix, 
 	free(seen);
 }
 
-static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix)
+static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t k, size_t *ix, size_t *frames)
 {
 	struct cmp_tally t;
 	size_t n;
@@ -343,7 +346,7 @@ static void summary_html(FILE *o, const struct cmp *c, const char *mode, size_t 
 	n = cmp_significant(c, mode, CMP_FIGURE, k, ix);
 	if (n) {
 		summary_rows(o, c, k, ix, n, (size_t)-1);
-		whys_html(o, c, k, ix, n);
+		whys_html(o, c, k, ix, n, frames);
 	} else
 		fputs("<p>No significant change.</p>\n", o);
 	n = cmp_significant(c, mode, CMP_COUNTER, k, ix);
@@ -761,12 +764,21 @@ static void say_warning(void *o, const char *text)
 
 int cmp_write_html(const struct cmp *c, const char *path)
 {
-	FILE *o = fopen(path, "w");
-	size_t *ix = xcalloc(c->ngroups + 1, sizeof *ix);
+	/* a regular file only, emptied once it is known to be one: run as
+	 * root, --html /dev/sda must not write into the disk, nor a FIFO hang
+	 * compare, nor a symbolic link lead the report elsewhere */
+	int fd = open_regular(path, O_WRONLY | O_CREAT | O_NOFOLLOW, 0644);
+	FILE *o = fd >= 0 && ftruncate(fd, 0) == 0 ? fdopen(fd, "w") : NULL;
+	size_t *ix, frames = 0;	/* flame graph frames drawn: a budget a report */
 	if (!o) {
-		free(ix);
+		if (fd >= 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+		}
 		return -1;
 	}
+	ix = xcalloc(c->ngroups + 1, sizeof *ix);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>bootbench comparison</title>\n"
 	      "<style>body{font:14px/1.4 sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}"
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}th{background:#f2f2f2}"
@@ -820,7 +832,7 @@ int cmp_write_html(const struct cmp *c, const char *path)
 		fprintf(o, "%s</h2>\n", mode_title(mode));
 		for (size_t k = 0; k < c->nkernels; k++)
 			if (k != c->base) {
-				summary_html(o, c, mode, k, ix);
+				summary_html(o, c, mode, k, ix, &frames);
 				forest(o, c, mode, k);
 				if (c->rounds)
 					confirm_html(o, c, mode, k);

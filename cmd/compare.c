@@ -269,7 +269,7 @@ int compare_main(int argc, char **argv)
 		cmp_print_text(&c, stdout, what);
 done:
 	if (html && cmp_write_html(&c, html) < 0)
-		die_sys(EXIT_SYSFAIL, "unable to write %s", html);
+		die_sys(EXIT_SYSFAIL, "unable to write %s (a report goes to a regular file only, not through a symbolic link)", html);
 	cmp_free(&c);
 	return rc;
 }

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 17
+plan 20
 "$BB" compare "$F" --html "$T/report.html" > /dev/null; rc=$?
 is "$rc" 0 "compare --html writes the report"
 ok "self-contained: no scripts, no external URLs or resources" \
@@ -20,6 +20,18 @@ is "$(grep -o '<path class="err"' "$T/report.html" | wc -l)" 8 "each bar has an 
 is "$(grep -o '<svg class="forest"' "$T/report.html" | wc -l)" 2 "a forest plot per mode (wallclock, deterministic)"
 is "$(grep -o '<details class="wl"' "$T/report.html" | wc -l)" 2 "a fold per workload and mode"
 ok "the boot identities are listed (10 boots)" test "$(grep -o '<td class="l">00000000000000000000000000000' "$T/report.html" | wc -l)" -ge 10
+# the report goes to a regular file only: not into a FIFO (the open would
+# hang), not through a symbolic link, not into a device; a longer file is
+# emptied first
+mkfifo "$T/fifo"; ln -s "$T/elsewhere" "$T/link"; head -c 3000000 /dev/zero | tr '\0' x > "$T/long.html"
+timeout 10 "$BB" compare "$F" --html "$T/fifo" > /dev/null 2> "$T/fifo.err"; r1=$?
+"$BB" compare "$F" --html "$T/link" > /dev/null 2> "$T/link.err"; r2=$?
+is "$r1 $r2 $([ -e "$T/elsewhere" ] && echo made)" "111 111 " \
+	"--html to a FIFO or a symbolic link: refused at once (exit 111), nothing written through the link"
+ok "... and said: $(head -c 150 "$T/link.err")" grep -q 'a report goes to a regular file only' "$T/fifo.err"
+"$BB" compare "$F" --html "$T/long.html" > /dev/null
+ok "a longer file is emptied first: the report alone, ending in </html>" \
+	sh -c "[ \$(wc -c < '$T/long.html') -eq \$(wc -c < '$T/report.html') ] && tail -c 8 '$T/long.html' | grep -q '</html>'"
 # hostile strings from a record are escaped
 sed 's/"workload":"stream"/"workload":"<script>alert(1)<\/script>"/' "$F" > "$T/evil.jsonl"
 "$BB" compare "$T/evil.jsonl" --html "$T/evil.html" > /dev/null
