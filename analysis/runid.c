@@ -410,12 +410,24 @@ void run_identity(const struct jv *data, struct run_id *id)
 	/* a run made with profile on (docs/why.md) carries "delays": its
 	 * delay accounting cost a fork loop ~3%, so it never pools with plain
 	 * runs, and the row says so where both exist; one sampled by perf too
-	 * (profile perf: up to 10% on a fork loop) pools with neither */
+	 * (profile perf: 12% on a fork loop) pools with neither, nor with one
+	 * sampled at another rate or with user call chains (perf before
+	 * 2026-12-07: 4000 Hz, user chains; they cost and unwind differently) */
 	if (json_get(data, "delays")) {
-		const struct jv *asked = json_get(json_get(data, "perf"), "asked");
+		const struct jv *pf = json_get(data, "perf"), *asked = json_get(pf, "asked");
 		int perf = asked && asked->t == J_BOOL && asked->b;
+		double hz = json_get_num(pf, "frequency", 0);
+		const char *src = json_get_str(pf, "source");
 		next_pair(&id->tunables);
 		sb_puts(&id->tunables, perf ? "profile=perf" : "profile=on");
+		if (perf && hz >= 1 && hz < 1e9) {
+			next_pair(&id->tunables);
+			sb_printf(&id->tunables, "perf_hz=%.0f", hz);
+		}
+		if (perf && src && !strstr(src, "--kernel-callchains")) {
+			next_pair(&id->tunables);
+			sb_puts(&id->tunables, "perf_chains=user");
+		}
 	}
 }
 

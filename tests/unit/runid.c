@@ -57,7 +57,7 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(23);
+	tap_plan(24);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -118,6 +118,17 @@ int main(void)
 	   "through the client with no options is still through the client (%s), and profile=on alone (%s)", a, b);
 	free(a);
 	free(b);
+	/* perf: its rate and its call chains key the run (they cost and unwind differently) */
+	a = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"frequency\":6000,"
+			"\"source\":\"perf record -a -g --kernel-callchains -e cpu-clock -F 6000\"}}");
+	b = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"frequency\":4000,"
+			"\"source\":\"perf record -a -g -e cpu-clock -F 4000\"}}");
+	c = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"available\":false}}");
+	ok(!strcmp(a, "profile=perf perf_hz=6000") && !strcmp(b, "profile=perf perf_hz=4000 perf_chains=user") &&
+	   !strcmp(c, "profile=perf"), "perf's rate and user chains key the run (%s | %s | %s)", a, b, c);
+	free(a);
+	free(b);
+	free(c);
 #define PGRUN(sw) "{\"workload\":\"pgbench\",\"details\":{\"tps\":1,\"software\":{\"postgresql\":\"" sw "\"}}}"
 	a = tunables_of(PGRUN("postgresql-15 15.18-0+deb12u1 aaaa"));
 	b = tunables_of(PGRUN("postgresql-15 15.18-0+deb12u1 bbbb"));
