@@ -107,9 +107,31 @@ static int wait_ack(struct perf_live *l, int ms)
 	return fail(l, "perf answered the switch with something else");
 }
 
+/* A command down perf's control pipe. When perf has gone, the write
+ * fails with EPIPE and no SIGPIPE kills us (PID 1 ignores it anyway; the
+ * host's `bootbench run` would die): the signal is blocked around the
+ * write and a pending one taken. */
+static int ctl_write(struct perf_live *l, const char *cmd)
+{
+	sigset_t pipe, old;
+	int rc, e;
+	struct timespec zero = { 0, 0 };
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe, &old);
+	rc = write_all(l->ctl, cmd, strlen(cmd));
+	e = errno;
+	if (rc < 0 && e == EPIPE && !sigismember(&old, SIGPIPE))
+		while (sigtimedwait(&pipe, NULL, &zero) < 0 && errno == EINTR)
+			;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return rc;
+}
+
 static int send_cmd(struct perf_live *l, const char *cmd)
 {
-	if (write_all(l->ctl, cmd, strlen(cmd)) < 0)
+	if (ctl_write(l, cmd) < 0)
 		return fail(l, "unable to write to perf's control pipe: %s", strerror(errno));
 	return wait_ack(l, PERF_ACK_MS);
 }
@@ -178,11 +200,21 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);
+		/* out of the way of 0-4 first: a pipe may already be fd 3
+		 * (the host's `bootbench run`), and dup2 onto itself would
+		 * keep its close-on-exec (measured: perf lost its control
+		 * pipe, and the next command killed us with SIGPIPE) */
+		int fe = fcntl(err[1], F_DUPFD_CLOEXEC, 10), fc = fcntl(ctl[0], F_DUPFD_CLOEXEC, 10);
+		int fa = fcntl(ack[1], F_DUPFD_CLOEXEC, 10);
+		if (devnull < 0 || fe < 0 || fc < 0 || fa < 0)
+			_exit(127);
+		if (devnull <= 4)
+			devnull = fcntl(devnull, F_DUPFD_CLOEXEC, 10);
 		dup2(devnull, 0);
 		dup2(devnull, 1);
-		dup2(err[1], 2);	/* "Dump FILE" after each cut, read by perf_collect */
-		dup2(ctl[0], 3);
-		dup2(ack[1], 4);
+		dup2(fe, 2);	/* "Dump FILE" after each cut, read by perf_collect */
+		dup2(fc, 3);
+		dup2(fa, 4);
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -298,7 +330,7 @@ void perf_close(struct perf_live *l)
 {
 	int st;
 	if (l->pid) {
-		if (l->ctl >= 0 && write_all(l->ctl, "stop\n", 5) == 0)
+		if (l->ctl >= 0 && ctl_write(l, "stop\n") == 0)
 			stop_child(l->pid, 10000, &st);
 		else {
 			kill(-l->pid, SIGKILL);
