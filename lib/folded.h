@@ -21,7 +21,8 @@
 
 struct folded_stack {
 	char *stack;			/* "comm;outer;...;leaf" */
-	unsigned long long samples;
+	unsigned long long samples;	/* its weight: samples (off-CPU: µs) */
+	unsigned long long events;	/* what was counted (off-CPU: blocks); samples otherwise */
 };
 
 struct folded {
@@ -31,6 +32,7 @@ struct folded {
 	unsigned long long samples;	/* every sample read */
 	unsigned long long kernel;	/* samples whose leaf is in the kernel */
 	unsigned long long other;	/* samples not kept in s (too many distinct stacks) */
+	unsigned long long other_events;	/* their events */
 	unsigned long long truncated;	/* stacks deeper than FOLDED_MAX_DEPTH, cut at the root */
 	unsigned long long bad;		/* lines that were not a sample's */
 };
@@ -39,15 +41,29 @@ struct folded {
  * kernel text (ctx: the caller's symbol table). */
 typedef const char *(*folded_resolve_fn)(void *ctx, unsigned long long addr);
 
-/* Fold `perf script -F comm,ip` output: a line "COMM " per sample, then
- * its callchain leaf first, one tab-indented hex address a line, then a
- * blank line. Kernel text resolves through fn; other kernel addresses
+struct offcpu;
+
+/* Fold `perf script -F comm,pid,tid,time,event,ip --show-switch-events`
+ * output: a line "COMM PID/TID SEC.USEC: EVENT: " per sample (or the
+ * older "COMM " alone: -F comm,ip), then its callchain leaf first, one
+ * tab-indented hex address a line, then a blank line; switch records a
+ * line each ("COMM PID/TID SEC.USEC: PERF_RECORD_SWITCH_CPU_WIDE OUT
+ * [preempt] next pid/tid: P/T", "... IN prev pid/tid: P/T"). cpu-clock
+ * samples (and those of no named event) fold into on; with off, cs
+ * samples and the switch records pair into off (offcpu.h), else they are
+ * counted bad. Kernel text resolves through fn; other kernel addresses
  * (modules) become "[kernel.module]", user ones one "[user]" frame. 0, or
  * -1 with the reason (no memory). */
+int perf_script_fold(const char *buf, size_t len, folded_resolve_fn fn, void *ctx, struct folded *on,
+		     struct offcpu *off, char *err, size_t errlen);
+/* perf_script_fold without the off-CPU part. */
 int folded_from_perf_script(const char *buf, size_t len, folded_resolve_fn fn, void *ctx, struct folded *f,
 			    char *err, size_t errlen);
 /* Add n samples of one folded line (compare, reading records). */
 void folded_add(struct folded *f, const char *stack, size_t len, unsigned long long n);
+/* Add a weight and the events it is made of (off-CPU: µs, blocks). */
+void folded_add_w(struct folded *f, const char *stack, size_t len, unsigned long long weight,
+		  unsigned long long events);
 /* Sort by samples, then by text (equal profiles print alike). */
 void folded_sort(struct folded *f);
 /* "stacks": [{"stack", "samples"}] of the top `keep` after folded_sort,
