@@ -412,7 +412,8 @@ void run_identity(const struct jv *data, struct run_id *id)
 	 * runs, and the row says so where both exist; one sampled by perf too
 	 * (profile perf: 12% on a fork loop) pools with neither, nor with one
 	 * sampled at another rate or with user call chains (perf before
-	 * 2026-12-07: 4000 Hz, user chains; they cost and unwind differently) */
+	 * 2026-12-07: 4000 Hz, user chains; they cost and unwind differently),
+	 * nor one with every switch sampled too (profile offcpu: its cost) */
 	if (json_get(data, "delays")) {
 		const struct jv *pf = json_get(data, "perf"), *asked = json_get(pf, "asked");
 		int perf = asked && asked->t == J_BOOL && asked->b;
@@ -427,6 +428,12 @@ void run_identity(const struct jv *data, struct run_id *id)
 		if (perf && src && !strstr(src, "--kernel-callchains")) {
 			next_pair(&id->tunables);
 			sb_puts(&id->tunables, "perf_chains=user");
+		}
+		if (perf && ((src && strstr(src, "--switch-events")) ||
+			     (json_get(pf, "offcpu_asked") && json_get(pf, "offcpu_asked")->t == J_BOOL &&
+			      json_get(pf, "offcpu_asked")->b))) {
+			next_pair(&id->tunables);
+			sb_puts(&id->tunables, "perf_offcpu=yes");
 		}
 	}
 }

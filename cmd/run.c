@@ -4,7 +4,7 @@
  */
 const char run_usage[] =
 "usage: bootbench run WORKLOAD [--dir DIR] [--dev DEV] [--timeout S] [--monitor-ms MS] [--profile]\n"
-"                     [--PARAM VALUE | PARAM=VALUE]...\n"
+"                     [--offcpu] [--PARAM VALUE | PARAM=VALUE]...\n"
 "       bootbench run --list\n"
 "\n"
 "Runs WORKLOAD once under the same watchdog as the appliance (a child\n"
@@ -17,6 +17,9 @@ const char run_usage[] =
 "  --profile    the why instruments, as a plan's `profile on`: perf samples\n"
 "               (the perf of $BOOTBENCH_PERF, default /usr/bin/perf), the\n"
 "               kernel's tick profile where booted with profile=2, delays\n"
+"  --offcpu     as --profile, and every context switch sampled: where the\n"
+"               run's processes blocked, weighted by time (a plan's\n"
+"               `profile offcpu`; docs/why.md)\n"
 "  --list       the workloads and their parameters\n"
 "exit: 0 the run was ok, 1 it failed, timed out or crashed, 100 bad usage.\n";
 
@@ -63,7 +66,9 @@ int run_main(int argc, char **argv)
 			list();
 			return 0;
 		} else if (!strcmp(a, "--profile")) {
-			profile = 1;
+			profile = profile > PROFILE_PERF ? profile : PROFILE_PERF;
+		} else if (!strcmp(a, "--offcpu")) {
+			profile = PROFILE_OFFCPU;
 		} else if (!strcmp(a, "--dir") && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (!strcmp(a, "--dev") && i + 1 < argc) {
@@ -106,7 +111,7 @@ int run_main(int argc, char **argv)
 	if ((w->needs & WL_NEEDS_DEV) && !dev)
 		die(EXIT_BADINPUT, "workload %s needs --dev DEV", w->name);
 	if (profile)
-		run_why_begin(PROFILE_PERF);
+		run_why_begin(profile);
 	if (run_workload(w, dir, dev, params, np, timeout, monitor_ms, &o) < 0)
 		die_sys(EXIT_SYSFAIL, "unable to start workload %s", w->name);
 	if (profile)

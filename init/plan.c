@@ -309,7 +309,7 @@ int run_plan(void)
 	nruns = plan_expand(p, &runs);
 	/* bootbench.profile= overrides the plan's profile directive */
 	{
-		/* the command line's word was checked against on|perf|off (lib/cmdline.c) */
+		/* the command line's word was checked against on|perf|offcpu|off (lib/cmdline.c) */
 		int prof = A.conf.profile && profile_level(A.conf.profile) >= 0 ? profile_level(A.conf.profile) : p->profile;
 		if (A.conf.profile)
 			info("profile %s (bootbench.profile=%s; the plan says %s)", profile_name(prof), A.conf.profile,

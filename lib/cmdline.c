@@ -95,7 +95,7 @@ static const struct keydef keys[] = {
 	{ "monitor_ms", K_MS, NULL, OFF(monitor_ms), "system counter sampling interval in milliseconds" },
 	{ "mode", K_ENUM, "wallclock|deterministic", OFF(mode), "measurement mode the host booted us in" },
 	{ "accel", K_ENUM, "kvm|tcg|none", OFF(accel), "accelerator the host used (none: real hardware)" },
-	{ "profile", K_ENUM, "on|perf|off", OFF(profile), "on: a kernel profile and delay accounting per run, whatever the plan says (needs profile=2 too); perf: perf's call-chain samples besides" },
+	{ "profile", K_ENUM, "on|perf|offcpu|off", OFF(profile), "on: a kernel profile and delay accounting per run, whatever the plan says (needs profile=2 too); perf: perf's call-chain samples besides; offcpu: and every context switch (where the run's tasks blocked)" },
 	{ "tag", K_NAME, NULL, OFF(tag), "a label for this boot, shown beside the kernel in comparisons" },
 	{ "qemu", K_NAME, NULL, OFF(qemu), "QEMU version the host ran us under (scripts/boot-qemu sets it)" },
 	{ "entry", K_ENUM, "pvh|bzimage", OFF(entry), "how QEMU entered the kernel: pvh (its ELF image: no decompressor, no KASLR) or bzimage (scripts/boot-qemu sets it)" },

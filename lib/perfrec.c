@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "defaults.h"
+#include "offcpu.h"
 #include "perfrec.h"
 #include "spawn.h"
 #include "xio.h"
@@ -159,16 +160,17 @@ void perf_none(struct perf_live *l, const char *why)
 	snprintf(l->why, sizeof l->why, "%s", why);
 }
 
-int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned hz)
+int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned hz, int offcpu)
 {
 	int ctl[2], ack[2], err[2];
-	char data[128], freq[16];
+	char data[128], freq[40];
 	pid_t pid;
 	memset(l, 0, sizeof *l);
 	l->ctl = l->ack = l->err = -1;
 	snprintf(l->perf, sizeof l->perf, "%s", perf);
 	snprintf(l->dir, sizeof l->dir, "%s", dir);
 	l->hz = hz;
+	l->offcpu = offcpu;
 	if (access(perf, X_OK) != 0)
 		return fail(l, "no perf in the userland (%s)", perf);
 	if (access("/proc/sys/kernel/perf_event_paranoid", R_OK) != 0)
@@ -177,7 +179,9 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 	base_path(l, data, sizeof data);
 	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(ack, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		return fail(l, "unable to make perf's pipes: %s", strerror(errno));
-	snprintf(freq, sizeof freq, "%u", hz);
+	/* the rate on the clock alone: a global -F would sample the switches
+	 * by frequency too (one in hundreds was kept, measured) */
+	snprintf(freq, sizeof freq, "cpu-clock/freq=%u/", hz);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -190,12 +194,23 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 		/* kernel call chains only (a user-mode sample is one [user]
 		 * frame anyway), and a 4 MiB buffer a CPU so perf wakes less:
 		 * fork/exec's overhead at 6000 Hz fell from 9.4% to 8.6%
-		 * (docs/why.md, "Overhead") */
-		char *argv[] = { l->perf, (char *)"record", (char *)"-a", (char *)"-g", (char *)"-e", (char *)"cpu-clock",
-				 (char *)"-F", freq, (char *)"--kernel-callchains", (char *)"-m", (char *)PERF_MMAP_PAGES,
+		 * (docs/why.md, "Overhead"). With offcpu every switch out with
+		 * its chain (cs, period 1) and the switch records: where tasks
+		 * blocked, and until when (offcpu.h); they cost a fork loop
+		 * more, rt more than generic, so they are a level of their own */
+		char *argv[] = { l->perf, (char *)"record", (char *)"-a", (char *)"-g", (char *)"-e", freq,
+				 (char *)"--kernel-callchains", (char *)"-m", (char *)PERF_MMAP_PAGES,
 				 (char *)"-D", (char *)"-1", (char *)"--control", (char *)"fd:3,4",
 				 (char *)"--switch-output", (char *)"--no-buildid", (char *)"--no-buildid-cache",
-				 (char *)"--max-size", (char *)PERF_MAX_DATA, (char *)"-o", data, NULL };
+				 (char *)"--max-size", (char *)PERF_MAX_DATA, (char *)"-o", data, NULL, NULL, NULL, NULL, NULL };
+		if (l->offcpu) {	/* in place of the trailing NULLs */
+			size_t n = 0;
+			while (argv[n])
+				n++;
+			argv[n++] = (char *)"-e";
+			argv[n++] = (char *)"cs/period=1/";
+			argv[n++] = (char *)"--switch-events";
+		}
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -256,8 +271,8 @@ int perf_pause(struct perf_live *l)
 	return send_cmd(l, "disable\n");
 }
 
-int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct folded *f, unsigned long long *lost,
-		 char *err, size_t errlen)
+int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct folded *f, struct offcpu *off,
+		 unsigned long long *lost, char *err, size_t errlen)
 {
 	char line[600], file[600] = "", empty[128];
 	struct sbuf out = {0};
@@ -307,7 +322,9 @@ int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct fo
 	{
 		/* addresses only: the kernel's symbols are init's; perf reading
 		 * /proc/kallsyms again cost half a second a run */
-		char *argv[] = { l->perf, (char *)"script", (char *)"-i", file, (char *)"-F", (char *)"comm,ip",
+		char *argv[] = { l->perf, (char *)"script", (char *)"-i", file, (char *)"-F",
+				 (char *)"comm,pid,tid,time,event,ip", (char *)"--show-switch-events",
+				 (char *)"--show-task-events",
 				 (char *)"--kallsyms", empty, NULL };
 		rc = run_capture(argv, &out, PERF_SCRIPT_MS, &res);
 	}
@@ -321,7 +338,12 @@ int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct fo
 		return -1;
 	}
 	*lost = res.dropped;
-	rc = folded_from_perf_script(out.s ? out.s : "", out.len, fn, ctx, f, err, errlen);
+	/* without the run's own process (offcpu_root) not the run's work
+	 * either: the idle task, init (it waits for the run), perf itself */
+	offcpu_skip(off, 0);
+	offcpu_skip(off, 1);
+	offcpu_skip(off, (long)l->pid);
+	rc = perf_script_fold(out.s ? out.s : "", out.len, fn, ctx, f, off, err, errlen);
 	sb_free(&out);
 	return rc;
 }

@@ -749,11 +749,11 @@ static int parse_line(struct ctx *c, const struct words *ws, struct plan *p, pla
 		return 0;
 	}
 	if (!strcmp(d, "profile")) {
-		if (parse_once(c, ws, &seen[3], "profile", "profile on|perf|off", &arg) < 0)
+		if (parse_once(c, ws, &seen[3], "profile", "profile on|perf|offcpu|off", &arg) < 0)
 			return -1;
 		p->profile = profile_level(arg);
 		if (p->profile < 0)
-			return fail(c, "bad value for profile: \"%s\" (expected on, perf or off)", arg);
+			return fail(c, "bad value for profile: \"%s\" (expected on, perf, offcpu or off)", arg);
 		return 0;
 	}
 	if (!strcmp(d, "requires"))
@@ -974,7 +974,8 @@ size_t plan_expand(const struct plan *p, struct plan_run **out)
 }
 
 /* The profile words, indexed by level: the one table for both ways. */
-static const char *const profile_words[] = { [PROFILE_OFF] = "off", [PROFILE_TICK] = "on", [PROFILE_PERF] = "perf" };
+static const char *const profile_words[] = { [PROFILE_OFF] = "off", [PROFILE_TICK] = "on", [PROFILE_PERF] = "perf",
+						    [PROFILE_OFFCPU] = "offcpu" };
 
 int profile_level(const char *word)
 {

@@ -52,8 +52,9 @@
  * sampling is its own level: a perf session beside the workload costs the
  * CPU-bound figures up to 10% and moves deterministic ones, so the cheap
  * tick profile and delays do not bring it along. */
-enum { PROFILE_OFF, PROFILE_TICK, PROFILE_PERF };
-int profile_level(const char *word);	/* "off", "on", "perf"; -1 for any other word */
+/* offcpu: perf, and every context switch sampled (where tasks blocked) */
+enum { PROFILE_OFF, PROFILE_TICK, PROFILE_PERF, PROFILE_OFFCPU };
+int profile_level(const char *word);	/* "off", "on", "perf", "offcpu"; -1 for any other word */
 const char *profile_name(int level);
 
 struct kvpair {

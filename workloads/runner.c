@@ -28,6 +28,7 @@
 #include "defaults.h"
 #include "err.h"
 #include "kprof.h"
+#include "offcpu.h"
 #include "perfrec.h"
 #include "plan.h"
 #include "spawn.h"
@@ -216,6 +217,7 @@ static struct why {
 	struct kprof_live kp;
 	struct perf_live perf;	/* perf record around each run, when perf can run */
 	int perf_on;		/* this run's recording was switched on */
+	pid_t root;		/* the run's process: its blocks and its descendants' are the off-CPU view */
 	struct ts_listener ts;
 	int delayacct, delayacct_was;
 	struct psi before;
@@ -237,11 +239,13 @@ void run_why_begin(int profile)
 	 * `bootbench run --profile` may name another perf. */
 	if (profile < PROFILE_PERF) {
 		perf_none(&why.perf, "not asked for (plan profile perf, or bootbench.profile=perf)");
-	} else if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ) < 0)
-		warning("profile perf, but no perf samples: %s (the tick profile alone says where the kernel was)",
-			why.perf.why);
+	} else if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ,
+			     profile >= PROFILE_OFFCPU) < 0)
+		warning("profile %s, but no perf samples: %s (the tick profile alone says where the kernel was)",
+			profile_name(profile), why.perf.why);
 	else
-		info("perf samples: cpu-clock at %u Hz with call chains, on every CPU, during each run", PERF_HZ);
+		info("perf samples: cpu-clock at %u Hz with call chains, on every CPU, during each run%s", PERF_HZ,
+		     profile >= PROFILE_OFFCPU ? "; and every context switch (where the run's tasks blocked)" : "");
 	why.delayacct = delayacct_enable(&why.delayacct_was);
 	if (!why.delayacct)
 		warning("profile on, but delay accounting could not be turned on (kernel.task_delayacct)");
@@ -390,9 +394,10 @@ static char *perf_member(struct why_after *x)
 {
 	struct jw w;
 	struct folded f = { 0 };
+	struct offcpu off = { 0 };
 	struct ksyms k;
 	unsigned long long lost = 0;
-	char err[200] = "", src[160];
+	char err[200] = "", src[200];
 	int rc = x->perf_rc;
 	if (!why.perf.ok)
 		snprintf(err, sizeof err, "%s", why.perf.why);
@@ -402,7 +407,8 @@ static char *perf_member(struct why_after *x)
 		snprintf(err, sizeof err, "%s", x->perf_err);
 	if (why.perf_on && rc == 0) {
 		int have = kprof_symbols(&why.kp, &k, err, sizeof err) == 0;
-		rc = perf_collect(&why.perf, have ? ksym_name : NULL, have ? &k : NULL, &f, &lost, err, sizeof err);
+		offcpu_root(&off, (long)why.root);
+		rc = perf_collect(&why.perf, have ? ksym_name : NULL, have ? &k : NULL, &f, &off, &lost, err, sizeof err);
 		if (have)
 			ksyms_free(&k);
 		if (!have && rc == 0)
@@ -414,11 +420,14 @@ static char *perf_member(struct why_after *x)
 	/* asked: the plan's (or the command line's) profile perf; a run made so
 	 * carries perf's cost whether or not it got samples, and compare keys it */
 	jw_bool(&w, "asked", why.level >= PROFILE_PERF);
+	if (why.level >= PROFILE_OFFCPU)	/* its switches cost more: compare keys that too */
+		jw_bool(&w, "offcpu_asked", 1);
 	if (rc < 0 || !f.samples) {
 		jw_bool(&w, "available", 0);
 		jw_str(&w, "reason", err[0] ? err : "perf recorded no sample");
 	} else {
-		snprintf(src, sizeof src, "perf record -a -g --kernel-callchains -e cpu-clock -F %u (folded: comm;outer;...;leaf)", why.perf.hz);
+		snprintf(src, sizeof src, "perf record -a -g --kernel-callchains -e cpu-clock/freq=%u/%s (folded: "
+			 "comm;outer;...;leaf)", why.perf.hz, why.perf.offcpu ? " -e cs/period=1/ --switch-events" : "");
 		jw_str(&w, "source", src);
 		jw_int(&w, "frequency", why.perf.hz);
 		jw_str(&w, "unit", "samples");
@@ -428,8 +437,17 @@ static char *perf_member(struct why_after *x)
 		if (err[0])
 			jw_str(&w, "note", err);
 	}
+	if (rc == 0 && f.samples && why.perf.offcpu) {
+		/* where the run's tasks blocked: every switch out sampled */
+		jw_obj(&w, "offcpu");
+		jw_str(&w, "source", "perf record -e cs/period=1/ --switch-events (folded: comm;outer;...;leaf as the task "
+				     "left the CPU, weighted by the time until it ran again; the run's process and what it forked)");
+		offcpu_json(&w, &off, FOLDED_TOP);
+		jw_obj_end(&w);
+	}
 	jw_obj_end(&w);
 	folded_free(&f);
+	offcpu_free(&off);
 	return sb_steal(&w.sb);
 }
 
@@ -515,6 +533,7 @@ int run_workload(const struct workload *w, const char *dir, const char *dev,
 		child(w, dir, dev, params, nparams, pfd[1], self);
 	}
 	setpgid(pid, pid);
+	why.root = pid;
 	close(pfd[1]);
 	/* read the report until EOF or the deadline */
 	for (;;) {

@@ -126,9 +126,9 @@ static const struct {
 	  "quick.plan:1: bad value for timeout: \"86401\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout 5m\n" L W, "quick.plan:1: bad value for timeout: \"5m\" (expected seconds from 1 to 86400: a whole number, or one with ms, s, min or h)" },
 	{ "timeout\n" L W, "quick.plan:1: timeout takes one value: timeout SECONDS" },
-	{ "profile yes\n" L W, "quick.plan:1: bad value for profile: \"yes\" (expected on, perf or off)" },
+	{ "profile yes\n" L W, "quick.plan:1: bad value for profile: \"yes\" (expected on, perf, offcpu or off)" },
 	{ "profile on\nprofile off\n" L W, "quick.plan:2: profile given twice (first on line 1)" },
-	{ "profile\n" L W, "quick.plan:1: profile takes one value: profile on|perf|off" },
+	{ "profile\n" L W, "quick.plan:1: profile takes one value: profile on|perf|offcpu|off" },
 	/* requires */
 	{ "requires\n" L W, "quick.plan:1: requires needs KEY=VALUE (layer=NAME[,NAME], memory=SIZE, disks=N, cpus=N)" },
 	{ "requires layer\n" L W, "quick.plan:1: requires: \"layer\" is not KEY=VALUE" },
@@ -638,7 +638,7 @@ static void limits(void)
 	sb_free(&sb);
 }
 
-/* profile off|on|perf: perf is a level of its own, the command line's
+/* profile off|on|perf|offcpu: perf is a level of its own, the command line's
  * word reads the same way, and anything else is off. */
 static void profile_levels(void)
 {
@@ -654,6 +654,8 @@ static void profile_levels(void)
 	is_int(profile_level("off"), PROFILE_OFF, "profile_level(off)");
 	is_int(profile_level("bogus"), -1, "profile_level of another word: -1, for the caller to refuse");
 	is_str(profile_name(PROFILE_PERF), "perf", "profile_name(PROFILE_PERF)");
+	is_int(profile_level("offcpu"), PROFILE_OFFCPU, "profile_level(offcpu): perf and every switch, above perf");
+	is_str(profile_name(PROFILE_OFFCPU), "offcpu", "profile_name(PROFILE_OFFCPU)");
 }
 
 int main(void)
@@ -662,7 +664,7 @@ int main(void)
 	char err[512];
 	struct plan p;
 
-	tap_plan(nbad * 2 + 53 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5 + 6);
+	tap_plan(nbad * 2 + 53 + 33 + 6 + 7 + 7 + 1 + 1 + 6 + 1 + 5 + 8);
 	good_plans();
 	for (size_t i = 0; i < nbad; i++) {
 		int rc;

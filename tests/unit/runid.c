@@ -57,7 +57,7 @@ static void layouts(const char *x, const char *y, int same, const char *what)
 int main(void)
 {
 	char *a, *b, *c;
-	tap_plan(24);
+	tap_plan(25);
 	a = params_of("{\"workload\":\"hdparm\",\"params\":{\"seconds_T\":\"2\",\"seconds_t\":\"3\",\"settle\":\"1\"}}");
 	b = params_of("{\"workload\":\"hdparm\",\"params\":{\"disk_seconds\":\"3\",\"cached_seconds\":\"2\",\"settle\":\"1\"}}");
 	is_str(a, b, "hdparm's seconds_T/seconds_t (records before the rename) key like cached_seconds/disk_seconds");
@@ -129,6 +129,15 @@ int main(void)
 	free(a);
 	free(b);
 	free(c);
+	a = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"frequency\":6000,"
+			"\"source\":\"perf record -a -g --kernel-callchains -e cpu-clock/freq=6000/ -e cs/period=1/ "
+			"--switch-events\"}}");
+	b = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"offcpu_asked\":true,"
+			"\"available\":false}}");
+	ok(!strcmp(a, "profile=perf perf_hz=6000 perf_offcpu=yes") && !strcmp(b, "profile=perf perf_offcpu=yes"),
+	   "perf with every switch sampled (profile offcpu) keys apart, samples or none (%s | %s)", a, b);
+	free(a);
+	free(b);
 #define PGRUN(sw) "{\"workload\":\"pgbench\",\"details\":{\"tps\":1,\"software\":{\"postgresql\":\"" sw "\"}}}"
 	a = tunables_of(PGRUN("postgresql-15 15.18-0+deb12u1 aaaa"));
 	b = tunables_of(PGRUN("postgresql-15 15.18-0+deb12u1 bbbb"));
