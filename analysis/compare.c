@@ -1021,7 +1021,7 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 		}
 		if (!s)
 			continue;
-		flame_stack(c, x, fr, (size_t)n, s);
+		flame_stack(c, x, FLAME_CPU, fr, (size_t)n, s);
 		/* the functions: frames past the process's name, less perf's
 		 * "[deeper]" (where the recorder cut a chain: a path, no function) */
 		for (int j = 1; j < n; j++) {
@@ -1049,7 +1049,7 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 				self[f] += s;
 		}
 	}
-	flame_run_end(c, x, k, total);
+	flame_run_end(c, x, FLAME_CPU, k, total, total);
 	c->exps[x].other[k] += other;
 	/* samples past the kept top may hold any function: a function one
 	 * side never listed is then below a cut there, as with the tick */
@@ -1086,6 +1086,65 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 	free(incl);
 	strmap_free(&fix);
 	return 1;
+}
+
+/* perf's off-CPU member of a run whose perf samples were read ("offcpu":
+ * stacks weighted by the microseconds a task was blocked, offcpu.h) into
+ * the experiment's second path tree: shares of the run's blocked time,
+ * tested with its blocks as the count. Hostile input as in add_perf: a
+ * member whose stacks add up to more than its own total is unread
+ * (bad_profiles), a stack that is not a folded line counted (bad_stacks). */
+static void add_offcpu(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
+		       const struct jv *oc)
+{
+	const struct jv *st = json_get(oc, "stacks");
+	double total = json_get_num(oc, "us", NAN), blocks = json_get_num(oc, "blocks", NAN);
+	double other = json_get_num(oc, "other_us", 0), sum = 0;
+	char buf[FOLDED_MAX_STACK + 1];
+	const char *fr[FOLDED_MAX_DEPTH + 2];
+	size_t x;
+	if (!oc || oc->t != J_OBJ)
+		return;	/* a record from before the off-CPU view */
+	if (!st || st->t != J_ARR || !isfinite(total) || total < 0 || total > 1e15 || !isfinite(blocks) || blocks < 0 ||
+	    blocks > 1e15 || !isfinite(other) || other < 0 || other > total) {
+		c->bad_profiles++;
+		return;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		double s = json_get_num(st->items[i], "us", NAN);
+		if (!isfinite(s) || s < 0 || s > 1e15) {
+			c->bad_profiles++;
+			return;
+		}
+		sum += s;
+	}
+	if (sum + other > total * 1.0001 + 1) {
+		c->bad_profiles++;	/* stacks of more than the time blocked */
+		return;
+	}
+	x = exp_of(c, b->mode, wl, id);
+	for (size_t i = 0; i < st->n; i++) {
+		const char *line = json_get_str(st->items[i], "stack");
+		double s = json_get_num(st->items[i], "us", 0);
+		int n;
+		if (i >= CMP_PERF_STACKS) {
+			c->past_stacks++;
+			continue;
+		}
+		if (!line || strlen(line) > FOLDED_MAX_STACK) {
+			c->bad_stacks++;
+			continue;
+		}
+		memcpy(buf, line, strlen(line) + 1);
+		n = folded_split(buf, fr, FOLDED_MAX_DEPTH + 2);
+		if (n < 1) {
+			c->bad_stacks++;
+			continue;
+		}
+		if (s > 0)
+			flame_stack(c, x, FLAME_OFF, fr, (size_t)n, s);
+	}
+	flame_run_end(c, x, FLAME_OFF, k, total, blocks);
 }
 
 /* A figure's direction as read: exactly "higher" or "lower", or none;
@@ -1233,6 +1292,8 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			const struct jv *pf = json_get(d, "perf"), *tp = json_get(d, "profile");
 			int asked = pf && pf->t == J_OBJ && is_true(pf, "asked");
 			int used = pf && pf->t == J_OBJ && add_perf(c, b, k, wl, &rid, lname, pf);
+			if (used)
+				add_offcpu(c, b, k, wl, &rid, json_get(pf, "offcpu"));
 			if (!used && !asked && tp && tp->t == J_OBJ)
 				add_profile(c, b, k, wl, &rid, lname, tp);
 			/* runs long enough to draw: at least 3 samples (two intervals) */
@@ -2421,7 +2482,8 @@ void cmp_free(struct cmp *c)
 	strmap_free(&c->exp_ix);
 	for (size_t x = 0; x < c->nexps; x++) {
 		free(c->exps[x].boots);
-		flame_free(c->exps[x].fl);
+		for (int t = 0; t < FLAME_TREES; t++)
+			flame_free(c->exps[x].fl[t]);
 	}
 	free(c->exps);
 	free(c->xoff);

@@ -26,6 +26,10 @@ enum { ST_OK, ST_FAILED, ST_TIMEOUT, ST_CRASHED, ST_SKIPPED, ST_N };
  * of an experiment's runs (%), a run without the function counting 0; read
  * by the "why" view (why.c), never judged as a figure. */
 enum { CMP_FIGURE, CMP_COUNTER, CMP_PROFILE };
+/* perf's call-path trees of an experiment (flame.c): where the CPUs were
+ * (cpu-clock samples), and where tasks blocked (off-CPU, weighted by time). */
+enum { FLAME_CPU, FLAME_OFF, FLAME_TREES };
+
 /* CMP_PROFILE groups' units: the tick's shares (of kernel samples), perf's
  * own and inclusive shares (of all samples): three lists never mixed */
 #define CMP_UNIT_TICK "%"
@@ -180,7 +184,7 @@ struct cmp_exp {
 	double samples[CMP_MAX_KERNELS];	/* summed over those runs */
 	unsigned perf[CMP_MAX_KERNELS];		/* of those runs, profiled by perf's call chains (the rest: the tick) */
 	double other[CMP_MAX_KERNELS];		/* perf: samples in stacks past each run's kept top, summed */
-	struct flame *fl;			/* perf's call paths (flame.c), NULL without perf */
+	struct flame *fl[FLAME_TREES];		/* perf's call paths (flame.c), NULL without perf */
 };
 
 /* A run's counter trace kept for the report. */
@@ -355,18 +359,21 @@ size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter);
  * these are not made, their samples counted in flame_dropped. */
 #define FLAME_EXP_NODES 65536	/* the why plan's fork/exec: 4241 paths one run, 14532 four boots' */
 #define FLAME_ALL_NODES (1u << 19)	/* a node about 150 bytes and 16 a boot: ~100 MB at most */
-struct flame;
 /* One stack of the run being read (frames root-most first, the process
- * first): 0, or -1 when its path was cut at a bound. */
-int flame_stack(struct cmp *c, size_t x, const char *const *frames, size_t nf, double samples);
-/* The run's stacks are in: each node's share of its `total` samples goes to
- * the current boot (kernel k). */
-void flame_run_end(struct cmp *c, size_t x, int k, double total);
+ * first), of weight w, into tree t: 0, or -1 when its path was cut at a
+ * bound. */
+int flame_stack(struct cmp *c, size_t x, int t, const char *const *frames, size_t nf, double w);
+/* The run's stacks are in: each node's share of the run's `total` weight
+ * goes to the current boot (kernel k); `events` (samples; off-CPU: blocks)
+ * weigh the boot in the test of shares. */
+void flame_run_end(struct cmp *c, size_t x, int t, int k, double total, double events);
 void flame_finish(struct cmp *c);
 void flame_free(struct flame *f);
-/* Kernel k has perf-profiled runs of experiment x; their samples a run (and how many runs). */
-int flame_have(const struct cmp *c, size_t x, size_t k);
-double flame_samples(const struct cmp *c, size_t x, size_t k, unsigned *runs);
+/* Kernel k has runs of experiment x in tree t; their events a run (and how
+ * many runs); their weight a run (off-CPU: µs blocked). */
+int flame_have(const struct cmp *c, size_t x, int t, size_t k);
+double flame_samples(const struct cmp *c, size_t x, int t, size_t k, unsigned *runs);
+double flame_weight(const struct cmp *c, size_t x, int t, size_t k);
 /* One path of the tree, kernel k against the baseline: its share of all
  * samples on each side (%, pooled over the boots' samples), the
  * quasi-binomial test's p (stats.h), BH q over the pair's
@@ -379,9 +386,9 @@ struct flame_diff {
 };
 /* The tree for k against the baseline, depth first, children by share on
  * k: *out (free it), and the count; 0 when either side has no perf paths. */
-size_t flame_diff(const struct cmp *c, size_t x, size_t k, struct flame_diff **out);
+size_t flame_diff(const struct cmp *c, size_t x, int t, size_t k, struct flame_diff **out);
 /* "comm;...;f2;f1" of a path: the process and its last `frames` frames (free it). */
-char *flame_path(const struct cmp *c, size_t x, const struct flame_diff *d, size_t frames);
+char *flame_path(const struct cmp *c, size_t x, int t, const struct flame_diff *d, size_t frames);
 /* Of a flame_diff's paths, those whose share moved most (why.c): of a chain
  * that moved together, its deepest frame; indices into d, at most max. */
 size_t why_paths(const struct flame_diff *d, size_t n, size_t *out, size_t max);
@@ -389,7 +396,7 @@ size_t why_paths(const struct flame_diff *d, size_t n, size_t *out, size_t max);
  * the baseline (flamegraph.c): its caption and SVG; 0 (nothing written)
  * when a side has no perf paths. *spent: the frames the report has drawn
  * so far (a report draws at most 24000 in all). */
-int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k, size_t *spent);
+int flame_svg(FILE *o, const struct cmp *c, size_t x, int t, size_t k, size_t *spent);
 /* "WORKLOAD@LAYOUT, ..." of the figures compared, at most max (then "..."). */
 void cmp_experiments(const struct cmp *c, struct sbuf *out, size_t max);
 

@@ -54,7 +54,8 @@ struct flame {
 	struct cmp_exp_boot *boots;	/* boots with perf-profiled runs of the experiment, their runs */
 	size_t nboots, bcap;
 	unsigned runs[CMP_MAX_KERNELS];
-	double samples[CMP_MAX_KERNELS];
+	double samples[CMP_MAX_KERNELS];	/* events: samples, or blocks */
+	double weight[CMP_MAX_KERNELS];		/* what shares are of: samples, or µs */
 };
 
 static unsigned node_new(struct cmp *c, struct flame *f, unsigned parent, const char *name)
@@ -78,14 +79,14 @@ static unsigned node_new(struct cmp *c, struct flame *f, unsigned parent, const 
 	return (unsigned)f->nn++;
 }
 
-static struct flame *flame_of(struct cmp *c, size_t x)
+static struct flame *flame_of(struct cmp *c, size_t x, int t)
 {
 	struct cmp_exp *e = &c->exps[x];
-	if (!e->fl) {
-		e->fl = xcalloc(1, sizeof *e->fl);
-		node_new(c, e->fl, NONE, "all");
+	if (!e->fl[t]) {
+		e->fl[t] = xcalloc(1, sizeof *e->fl[t]);
+		node_new(c, e->fl[t], NONE, "all");
 	}
-	return e->fl;
+	return e->fl[t];
 }
 
 static void touch(struct flame *f, unsigned i, double samples)
@@ -100,9 +101,9 @@ static void touch(struct flame *f, unsigned i, double samples)
 	f->n[i].run += samples;
 }
 
-int flame_stack(struct cmp *c, size_t x, const char *const *frames, size_t nf, double samples)
+int flame_stack(struct cmp *c, size_t x, int t, const char *const *frames, size_t nf, double samples)
 {
-	struct flame *f = flame_of(c, x);
+	struct flame *f = flame_of(c, x, t);
 	unsigned at = 0;
 	char key[FOLDED_MAX_FRAME + 16];
 	touch(f, 0, samples);
@@ -124,9 +125,9 @@ int flame_stack(struct cmp *c, size_t x, const char *const *frames, size_t nf, d
 	return 0;
 }
 
-void flame_run_end(struct cmp *c, size_t x, int k, double total)
+void flame_run_end(struct cmp *c, size_t x, int t, int k, double total, double events)
 {
-	struct flame *f = flame_of(c, x);
+	struct flame *f = flame_of(c, x, t);
 	struct cmp_exp_boot *eb = f->nboots ? &f->boots[f->nboots - 1] : NULL;
 	for (size_t i = 0; i < f->nt; i++) {
 		struct flame_node *n = &f->n[f->touched[i]];
@@ -143,7 +144,8 @@ void flame_run_end(struct cmp *c, size_t x, int k, double total)
 	}
 	f->nt = 0;
 	f->runs[k]++;
-	f->samples[k] += total;
+	f->samples[k] += events;
+	f->weight[k] += total;
 	if (!eb || eb->unit != c->cur_unit) {
 		if (f->nboots == f->bcap) {
 			f->bcap = f->bcap ? f->bcap * 2 : 4;
@@ -155,7 +157,7 @@ void flame_run_end(struct cmp *c, size_t x, int k, double total)
 		eb->k = (unsigned)k;
 	}
 	eb->runs++;
-	eb->samples += total;
+	eb->samples += events;
 }
 
 static int ent_by_unit(const void *x, const void *y)
@@ -168,8 +170,8 @@ static int ent_by_unit(const void *x, const void *y)
  * one entry a boot. */
 void flame_finish(struct cmp *c)
 {
-	for (size_t x = 0; x < c->nexps; x++) {
-		struct flame *f = c->exps[x].fl;
+	for (size_t x = 0; x < c->nexps * FLAME_TREES; x++) {
+		struct flame *f = c->exps[x / FLAME_TREES].fl[x % FLAME_TREES];
 		size_t m;
 		if (!f)
 			continue;
@@ -205,17 +207,23 @@ void flame_free(struct flame *f)
 	free(f);
 }
 
-int flame_have(const struct cmp *c, size_t x, size_t k)
+int flame_have(const struct cmp *c, size_t x, int t, size_t k)
 {
-	const struct flame *f = c->exps[x].fl;
+	const struct flame *f = c->exps[x].fl[t];
 	return f && k < CMP_MAX_KERNELS && f->runs[k] > 0;
 }
 
-double flame_samples(const struct cmp *c, size_t x, size_t k, unsigned *runs)
+double flame_samples(const struct cmp *c, size_t x, int t, size_t k, unsigned *runs)
 {
-	const struct flame *f = c->exps[x].fl;
+	const struct flame *f = c->exps[x].fl[t];
 	*runs = f && k < CMP_MAX_KERNELS ? f->runs[k] : 0;
 	return *runs ? f->samples[k] / *runs : NAN;
+}
+
+double flame_weight(const struct cmp *c, size_t x, int t, size_t k)
+{
+	const struct flame *f = c->exps[x].fl[t];
+	return f && k < CMP_MAX_KERNELS && f->runs[k] ? f->weight[k] / f->runs[k] : NAN;
 }
 
 /* Node n's side on kernel k: each boot's share (its runs' shares summed,
@@ -248,16 +256,16 @@ static int by_share(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-size_t flame_diff(const struct cmp *c, size_t x, size_t k, struct flame_diff **out)
+size_t flame_diff(const struct cmp *c, size_t x, int t, size_t k, struct flame_diff **out)
 {
-	const struct flame *f = c->exps[x].fl;
+	const struct flame *f = c->exps[x].fl[t];
 	struct flame_diff *all;
 	size_t n = 0, *order, *stack, sp = 0, *kids, got = 0;
 	double *p, *q, *share, *cnt;
 	struct qb_pool pool = { 0, 0, 0 };
 	struct qb_side *sides;
 	*out = NULL;
-	if (!f || !flame_have(c, x, c->base) || !flame_have(c, x, k))
+	if (!f || !flame_have(c, x, t, c->base) || !flame_have(c, x, t, k))
 		return 0;
 	all = xcalloc(f->nn, sizeof *all);
 	p = xcalloc(f->nn, sizeof *p);
@@ -331,9 +339,9 @@ size_t flame_diff(const struct cmp *c, size_t x, size_t k, struct flame_diff **o
 	return got;
 }
 
-char *flame_path(const struct cmp *c, size_t x, const struct flame_diff *d, size_t frames)
+char *flame_path(const struct cmp *c, size_t x, int t, const struct flame_diff *d, size_t frames)
 {
-	const struct flame *f = c->exps[x].fl;
+	const struct flame *f = c->exps[x].fl[t];
 	const char *part[FOLDED_MAX_DEPTH + 2];
 	size_t n = 0;
 	struct sbuf sb = { 0 };

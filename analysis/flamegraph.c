@@ -64,13 +64,13 @@ static void label_in(FILE *o, const char *name, double w)
 	html_esc(o, buf);
 }
 
-int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k, size_t *spent)
+int flame_svg(FILE *o, const struct cmp *c, size_t x, int t, size_t k, size_t *spent)
 {
 	struct flame_diff *d;
-	size_t n = flame_diff(c, x, k, &d), drawn = 0, maxdepth = 0, skipped = 0, over = 0, base_only = 0;
+	size_t n = flame_diff(c, x, t, k, &d), drawn = 0, maxdepth = 0, skipped = 0, over = 0, base_only = 0;
 	double *fx, *fw, *cur, dmax = 0.5;
 	unsigned ra, rb;
-	double sa = flame_samples(c, x, c->base, &ra), sb = flame_samples(c, x, k, &rb);
+	double sa = flame_samples(c, x, t, c->base, &ra), sb = flame_samples(c, x, t, k, &rb);
 	int H;
 	size_t left = *spent < FG_REPORT_FRAMES ? FG_REPORT_FRAMES - *spent : 0;
 	size_t cap = left < FG_MAX_FRAMES ? left : FG_MAX_FRAMES;
@@ -103,13 +103,21 @@ int flame_svg(FILE *o, const struct cmp *c, size_t x, size_t k, size_t *spent)
 		}
 	}
 	H = FG_TOP + (int)(maxdepth + 1) * FG_FRAME + 4;
-	fputs("<p class=\"ch\">Differential flame graph of perf's call paths: ", o);
+	fputs(t == FLAME_OFF ? "<p class=\"ch\">Differential flame graph of where the tasks blocked (off-CPU: a task's "
+		"stack as it left the CPU, weighted by the time until it ran again): " :
+		"<p class=\"ch\">Differential flame graph of perf's call paths: ", o);
 	html_esc(o, c->kernels[k].label);
 	fputs(" against ", o);
 	html_esc(o, c->kernels[c->base].label);
-	fprintf(o, " (%u vs %u runs, %.0f vs %.0f samples a run). A frame is as wide as its share of the first "
-		   "kernel's samples; red: its share grew, blue: it shrank (deeper: more), where q &lt; %.2g; grey: no "
-		   "significant move. Hover a frame for both shares and q.", rb, ra, sb, sa, c->fdr);
+	if (t == FLAME_OFF)
+		fprintf(o, " (%u vs %u runs, %.1f vs %.1f ms blocked and %.0f vs %.0f blocks a run). A frame is as wide as "
+			   "its share of the first kernel's time blocked", rb, ra, flame_weight(c, x, t, k) / 1000,
+			flame_weight(c, x, t, c->base) / 1000, sb, sa);
+	else
+		fprintf(o, " (%u vs %u runs, %.0f vs %.0f samples a run). A frame is as wide as its share of the first "
+			   "kernel's samples", rb, ra, sb, sa);
+	fprintf(o, "; red: its share grew, blue: it shrank (deeper: more), where q &lt; %.2g; grey: no "
+		   "significant move. Hover a frame for both shares and q.", c->fdr);
 	if (base_only)
 		fprintf(o, " %zu path%s the baseline alone took %s no width here: <code>compare --why</code> lists them.",
 			base_only, base_only == 1 ? "" : "s", base_only == 1 ? "has" : "have");

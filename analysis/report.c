@@ -253,7 +253,7 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 		fputs("</svg>\n", o);
 	}
 	if (why_perf(c, F, c->base) && why_perf(c, F, k))
-		flame_svg(o, c, F->xid, k, frames);
+		flame_svg(o, c, F->xid, FLAME_CPU, k, frames);
 	{
 		int any = 0;
 		const struct cmp_group *sg[16];
@@ -289,6 +289,9 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 		if (any)
 			fputs("</table>\n", o);
 	}
+	/* beside the waits' totals, where the tasks blocked, by path */
+	if (why_perf(c, F, c->base) && why_perf(c, F, k))
+		flame_svg(o, c, F->xid, FLAME_OFF, k, frames);
 	fputs("</div>\n", o);
 }
 

@@ -395,32 +395,29 @@ size_t why_paths(const struct flame_diff *d, size_t n, size_t *out, size_t max)
 #define WHY_TREE_LINES 60	/* lines of the call tree */
 #define WHY_TREE_MIN 1.0	/* its paths: at least this share (%) on a side */
 
-static void print_perf(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k)
+/* A tree's paths that moved most and its call tree, kernel k against the
+ * baseline (d: flame_diff's n paths). */
+static void print_tree(const struct cmp *c, FILE *o, const struct cmp_group *F, int t, size_t k,
+		       const struct flame_diff *d, size_t n)
 {
-	const struct cmp_exp *e = &c->exps[F->xid];
-	struct flame_diff *d;
-	size_t n = flame_diff(c, F->xid, k, &d), idx[WHY_PATHS], np, lines = 0, shown_more = 0, *lvl;
-	unsigned ra, rb;
-	double sa = flame_samples(c, F->xid, c->base, &ra), sb = flame_samples(c, F->xid, k, &rb);
-	double oa = e->samples[c->base] > 0 ? e->other[c->base] / e->samples[c->base] * 100 : 0;
-	double ob = e->samples[k] > 0 ? e->other[k] / e->samples[k] * 100 : 0;
+	size_t idx[WHY_PATHS], np, lines = 0, shown_more = 0, *lvl;
 	char q[16];
-	fprintf(o, "   perf samples with call chains (%u vs %u runs; %.0f vs %.0f samples a run; shares of all samples, "
-		   "every CPU)%s\n", ra, rb, sa, sb, oa > 0 || ob > 0 ? "" : ":");
-	if (oa > 0 || ob > 0)
-		fprintf(o, "   (%.1f%% vs %.1f%% of the samples were in stacks past each run's kept top: in no function "
-			   "below)\n", oa, ob);
-	print_functions(c, o, F, k, 0, WHY_FUNCS, "functions, own samples (self):");
-	print_functions(c, o, F, k, 1, WHY_FUNCS / 2, "functions, inclusive (the function and what it called):");
+	/* off-CPU: a share of the time blocked, and that time (ms a run):
+	 * one path's new block shrinks every other path's share */
+	double wa = t == FLAME_OFF ? flame_weight(c, F->xid, t, c->base) / 1000 : NAN;
+	double wb = t == FLAME_OFF ? flame_weight(c, F->xid, t, k) / 1000 : NAN;
 	np = why_paths(d, n, idx, WHY_PATHS);
 	if (np) {
 		fprintf(o, "   call paths whose share moved most (the process; ...; the last frames):\n");
 		fprintf(o, "    %22.22s %22.22s %9s %-9s path\n", c->kernels[c->base].label, c->kernels[k].label, "change", "q");
 		for (size_t i = 0; i < np; i++) {
-			char *path = flame_path(c, F->xid, &d[idx[i]], 4);
+			char *path = flame_path(c, F->xid, t, &d[idx[i]], 4);
 			fmt_q(q, sizeof q, d[idx[i]].q);
-			fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s\n", d[idx[i]].a, d[idx[i]].b,
+			fprintf(o, "    %21.1f%% %21.1f%% %+7.1fpp %-9s %s", d[idx[i]].a, d[idx[i]].b,
 				d[idx[i]].b - d[idx[i]].a, q, path);
+			if (isfinite(wa) && isfinite(wb))
+				fprintf(o, "  (%.1f -> %.1f ms a run)", d[idx[i]].a / 100 * wa, d[idx[i]].b / 100 * wb);
+			fputc('\n', o);
 			free(path);
 		}
 	}
@@ -466,6 +463,51 @@ static void print_perf(const struct cmp *c, FILE *o, const struct cmp_group *F, 
 		fprintf(o, "    ... %zu more paths at %.0f%% or more (the report's flame graph draws them all)\n", shown_more,
 			WHY_TREE_MIN);
 	free(lvl);
+}
+
+static void print_perf(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k)
+{
+	const struct cmp_exp *e = &c->exps[F->xid];
+	struct flame_diff *d;
+	size_t n = flame_diff(c, F->xid, FLAME_CPU, k, &d);
+	unsigned ra, rb;
+	double sa = flame_samples(c, F->xid, FLAME_CPU, c->base, &ra), sb = flame_samples(c, F->xid, FLAME_CPU, k, &rb);
+	double oa = e->samples[c->base] > 0 ? e->other[c->base] / e->samples[c->base] * 100 : 0;
+	double ob = e->samples[k] > 0 ? e->other[k] / e->samples[k] * 100 : 0;
+	fprintf(o, "   perf samples with call chains (%u vs %u runs; %.0f vs %.0f samples a run; shares of all samples, "
+		   "every CPU)%s\n", ra, rb, sa, sb, oa > 0 || ob > 0 ? "" : ":");
+	if (oa > 0 || ob > 0)
+		fprintf(o, "   (%.1f%% vs %.1f%% of the samples were in stacks past each run's kept top: in no function "
+			   "below)\n", oa, ob);
+	print_functions(c, o, F, k, 0, WHY_FUNCS, "functions, own samples (self):");
+	print_functions(c, o, F, k, 1, WHY_FUNCS / 2, "functions, inclusive (the function and what it called):");
+	print_tree(c, o, F, FLAME_CPU, k, d, n);
+	free(d);
+}
+
+/* Where the tasks blocked (perf's switches, offcpu.h): shares of the
+ * time blocked, tested with the blocks as the count. */
+static void print_offcpu(const struct cmp *c, FILE *o, const struct cmp_group *F, size_t k)
+{
+	struct flame_diff *d;
+	size_t n;
+	unsigned ra, rb;
+	double ba, bb, ua, ub;
+	if (!flame_have(c, F->xid, FLAME_OFF, c->base) || !flame_have(c, F->xid, FLAME_OFF, k)) {
+		fprintf(o, "   where the tasks blocked: not recorded on %s (perf's switches: records before the off-CPU "
+			   "view)\n", !flame_have(c, F->xid, FLAME_OFF, c->base) ? "the baseline" : "this kernel");
+		return;
+	}
+	ba = flame_samples(c, F->xid, FLAME_OFF, c->base, &ra);
+	bb = flame_samples(c, F->xid, FLAME_OFF, k, &rb);
+	ua = flame_weight(c, F->xid, FLAME_OFF, c->base);
+	ub = flame_weight(c, F->xid, FLAME_OFF, k);
+	fprintf(o, "   where the tasks blocked, off-CPU (perf: a task's stack as it left the CPU not runnable, weighted by "
+		   "the time until it ran again; the run's own processes; %u vs %u runs; %.1f vs %.1f ms "
+		   "blocked and %.0f vs %.0f blocks a run; shares of the time blocked):\n", ra, rb, ua / 1000, ub / 1000,
+		ba, bb);
+	n = flame_diff(c, F->xid, FLAME_OFF, k, &d);
+	print_tree(c, o, F, FLAME_OFF, k, d, n);
 	free(d);
 }
 
@@ -484,7 +526,7 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 	}
 	if (!figs)
 		fprintf(o, "    none changed against the baseline\n");
-	if (why_perf(c, F, c->base) && why_perf(c, F, k) && flame_have(c, F->xid, c->base) && flame_have(c, F->xid, k)) {
+	if (why_perf(c, F, c->base) && why_perf(c, F, k) && flame_have(c, F->xid, FLAME_CPU, c->base) && flame_have(c, F->xid, FLAME_CPU, k)) {
 		print_perf(c, o, F, k);
 	} else {
 		struct why_fn one;
@@ -531,6 +573,8 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 	}
 	if (!stalls)
 		fprintf(o, "   where the processes waited: not recorded (records older than pressure and delays)\n");
+	if (why_perf(c, F, c->base) && why_perf(c, F, k))
+		print_offcpu(c, o, F, k);
 }
 
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter)
