@@ -115,6 +115,7 @@ struct hdr {
 	unsigned long long t;		/* µs */
 	const char *ev;			/* the event's name, NULL when not given */
 	size_t evlen;
+	int bad;			/* "...: EVENT:" whose pid/tid or time did not read */
 };
 
 enum { EV_ON, EV_OFF, EV_OTHER };
@@ -207,7 +208,7 @@ static int parse_ids(const char *l, size_t n, struct hdr *h)
 
 #define RECORD_MARK ": PERF_RECORD_"
 
-enum { REC_SWITCH_OUT = 1, REC_SWITCH_IN, REC_FORK, REC_EXIT };
+enum { REC_SWITCH_OUT = 1, REC_SWITCH_IN, REC_FORK, REC_EXIT, REC_OTHER };
 
 /* A number at *p (advanced past it): 0, or -1. */
 static int num_at(const char **p, const char *end, long *v)
@@ -241,14 +242,15 @@ static int parse_pair(const char *p, const char *end, long *v)
 }
 
 /* A record line (switch, fork, exit): its kind (*pre: the switch out was
- * a preemption; v: the fork or exit's pid, tid, ppid, ptid), 0 when the
- * line is no record, -1 when it is one but unreadable. Other records
- * (COMM, MMAP, ...) are 0 too: perf script prints them only when asked. */
+ * a preemption; v: the fork or exit's pid, tid, ppid, ptid), REC_OTHER
+ * for the records nothing here reads (COMM, which --show-task-events
+ * prints too, MMAP, ...), 0 when the line is no record, -1 when it is one
+ * but unreadable. The marker is the line's last: a comm may hold it too. */
 static int parse_record(const char *l, size_t ll, struct hdr *h, int *pre, long *v)
 {
 	const char *m = NULL, *rest, *end = l + ll;
 	size_t ml = sizeof RECORD_MARK - 1;
-	for (size_t i = 0; i + ml <= ll; i++)
+	for (size_t i = ll >= ml ? ll - ml + 1 : 0; i-- > 0;)
 		if (l[i] == ':' && !memcmp(l + i, RECORD_MARK, ml)) {
 			m = l + i;
 			break;
@@ -275,7 +277,7 @@ static int parse_record(const char *l, size_t ll, struct hdr *h, int *pre, long 
 			return -1;
 		return kind;
 	}
-	return 0;
+	return parse_ids(l, (size_t)(m - l), h) < 0 ? 0 : REC_OTHER;
 }
 
 /* A sample's header: "COMM PID/TID SEC.FRAC: EVENT: " (trailing blanks
@@ -300,22 +302,21 @@ static void parse_header(const char *l, size_t ll, struct hdr *h)
 				t.ev = l + evb;
 				t.evlen = e - 1 - evb;
 				*h = t;
-			}
+			} else
+				h->bad = 1;	/* the shape of a header, but not one */
 		}
 	}
 }
 
 /* The sample gathered: comm, then frames leaf first, as a folded line. */
-static void fold_line(struct sbuf *sb, struct folded *f, const char *comm, size_t commlen, const char **frames,
-		      size_t nf, int truncated)
+static void fold_line(struct sbuf *sb, const char *comm, size_t commlen, const char **frames, size_t nf,
+		      int truncated)
 {
 	char c[FOLDED_MAX_FRAME + 1];
 	snprintf(c, sizeof c, "%.*s", (int)(commlen < FOLDED_MAX_FRAME ? commlen : FOLDED_MAX_FRAME), comm);
 	put_frame(sb, c);
-	if (truncated) {
+	if (truncated)
 		sb_puts(sb, ";[deeper]");
-		f->truncated++;
-	}
 	for (size_t i = nf; i-- > 0;) {
 		if (sb->len + FOLDED_MAX_FRAME + 2 > FOLDED_MAX_STACK)
 			break;
@@ -342,14 +343,15 @@ static void flush(struct pstate *s)
 	s->in_sample = 0;
 	if (!s->h.commlen && !s->nf)
 		return;
-	if (kind == EV_OTHER || (kind == EV_OFF && (!s->off || s->h.tid < 0))) {
+	if (s->h.bad || kind == EV_OTHER || (kind == EV_OFF && (!s->off || s->h.tid < 0))) {
 		s->on->bad++;	/* an event this reader does not fold */
 		return;
 	}
-	fold_line(&sb, kind == EV_OFF ? &s->off->f : s->on, s->h.comm, s->h.commlen, s->frames, s->nf, s->truncated);
+	fold_line(&sb, s->h.comm, s->h.commlen, s->frames, s->nf, s->truncated);
 	if (kind == EV_OFF)
-		offcpu_sample(s->off, s->h.pid, s->h.tid, s->h.t, sb.s, sb.len);
+		offcpu_sample(s->off, s->h.pid, s->h.tid, s->h.t, sb.s, sb.len, s->truncated);
 	else {
+		s->on->truncated += s->truncated != 0;
 		folded_add(s->on, sb.s, sb.len, 1);
 		if (s->kernel_leaf)
 			s->on->kernel++;
@@ -385,18 +387,19 @@ int perf_script_fold(const char *buf, size_t len, folded_resolve_fn fn, void *ct
 			flush(&s);
 			if (rk < 0)
 				on->bad++;
-			else if (!off)
+			else if (!off || rk == REC_OTHER)
 				;
 			else if (rk == REC_FORK)
 				offcpu_fork(off, v[0], v[1], v[2]);
 			else if (rk == REC_EXIT)
-				offcpu_exit(off, v[0], v[1]);
+				offcpu_exit(off, v[1]);
 			else
 				offcpu_switch(off, h.tid, h.t, rk == REC_SWITCH_OUT, preempt);
 			continue;
 		}
-		if (l[0] != '\t' && l[0] != ' ') {
-			/* a sample's header: a missing blank line before is tolerated */
+		if (l[0] != '\t' && l[0] != ' ' ? 1 : (parse_header(l, ll, &h), h.ev && !h.bad)) {
+			/* a sample's header (a comm may start with a blank: then it
+			 * must read as one): a missing blank line before is tolerated */
 			flush(&s);
 			parse_header(l, ll, &s.h);
 			s.nf = 0;
@@ -438,11 +441,6 @@ int perf_script_fold(const char *buf, size_t len, folded_resolve_fn fn, void *ct
 	return 0;
 }
 
-int folded_from_perf_script(const char *buf, size_t len, folded_resolve_fn fn, void *ctx, struct folded *f,
-			    char *err, size_t errlen)
-{
-	return perf_script_fold(buf, len, fn, ctx, f, NULL, err, errlen);
-}
 
 static int by_weight(const void *a, const void *b)
 {
@@ -466,12 +464,14 @@ void folded_sort(struct folded *f)
 void folded_json(struct jw *w, struct folded *f, size_t keep)
 {
 	unsigned long long rest = f->other;
+	size_t bytes = 0;
 	folded_sort(f);
 	jw_int(w, "samples", (long long)f->samples);
 	jw_int(w, "kernel_samples", (long long)f->kernel);
 	jw_arr(w, "stacks");
 	for (size_t i = 0; i < f->n; i++) {
-		if (i >= keep) {
+		bytes += strlen(f->s[i].stack);
+		if (i >= keep || bytes > FOLDED_TOP_BYTES) {
 			rest += f->s[i].samples;
 			continue;
 		}

@@ -2,6 +2,7 @@
  * offcpu.c - perf's context-switch samples paired with its switch records
  * into stacks weighted by the time a task was blocked (see offcpu.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,40 +15,73 @@ void offcpu_skip(struct offcpu *o, long pid)
 		o->skip[o->nskip++] = pid;
 }
 
-static size_t slot(const struct offcpu_set *s, long v)
+/* The set: open addressing, ids stored plus one; 0 an empty slot, TOMB
+ * one whose id was taken out (a PID used again), so that deleting is
+ * O(1) too (rebuilding the set each time was quadratic once PIDs
+ * wrapped: 17 s for 100,000 forks). */
+#define TOMB (-1L)
+
+static size_t home(const struct offcpu_set *s, long v)
 {
-	size_t j = ((unsigned long)v * 0x9e3779b97f4a7c15UL) & (s->cap - 1);
-	while (s->k[j] && s->k[j] != v + 1)
-		j = (j + 1) & (s->cap - 1);
-	return j;
+	return ((unsigned long)v * 0x9e3779b97f4a7c15UL) & (s->cap - 1);
+}
+
+/* Where v is, or SIZE_MAX. */
+static size_t find_slot(const struct offcpu_set *s, long v)
+{
+	if (!s->cap)
+		return SIZE_MAX;
+	for (size_t j = home(s, v), i = 0; i < s->cap && s->k[j]; j = (j + 1) & (s->cap - 1), i++)
+		if (s->k[j] == v + 1)
+			return j;
+	return SIZE_MAX;
 }
 
 static int set_has(const struct offcpu_set *s, long v)
 {
-	return s->cap && s->k[slot(s, v)] == v + 1;
+	return find_slot(s, v) != SIZE_MAX;
 }
 
-/* 0, or -1 when the set is full (counted by the caller). Ids are stored
- * plus one: 0 is the empty slot. */
+static void put(struct offcpu_set *s, long v)
+{
+	size_t j = home(s, v);
+	while (s->k[j] && s->k[j] != TOMB)
+		j = (j + 1) & (s->cap - 1);
+	if (s->k[j] == TOMB)
+		s->tombs--;
+	s->k[j] = v + 1;
+	s->n++;
+}
+
+/* 0, or -1 when the set is full (counted by the caller). */
 static int set_add(struct offcpu_set *s, long v)
 {
-	if (v < 0)
-		return 0;
-	if (set_has(s, v))
+	if (v < 0 || set_has(s, v))
 		return 0;
 	if (s->n >= OFFCPU_MAX_TASKS)
 		return -1;
-	if ((s->n + 1) * 2 > s->cap) {
-		struct offcpu_set g = { xcalloc(s->cap ? s->cap * 2 : 256, sizeof *g.k), s->n, s->cap ? s->cap * 2 : 256 };
+	if ((s->n + s->tombs + 1) * 2 > s->cap) {
+		/* grown, or rehashed in place of its tombstones */
+		size_t ncap = (s->n + 1) * 4 > s->cap ? (s->cap ? s->cap * 2 : 256) : s->cap;
+		struct offcpu_set g = { xcalloc(ncap, sizeof *g.k), 0, ncap, 0 };
 		for (size_t i = 0; i < s->cap; i++)
-			if (s->k[i])
-				g.k[slot(&g, s->k[i] - 1)] = s->k[i];
+			if (s->k[i] && s->k[i] != TOMB)
+				put(&g, s->k[i] - 1);
 		free(s->k);
 		*s = g;
 	}
-	s->k[slot(s, v)] = v + 1;
-	s->n++;
+	put(s, v);
 	return 0;
+}
+
+static void set_del(struct offcpu_set *s, long v)
+{
+	size_t j = find_slot(s, v);
+	if (j == SIZE_MAX)
+		return;
+	s->k[j] = TOMB;
+	s->n--;
+	s->tombs++;
 }
 
 void offcpu_root(struct offcpu *o, long pid)
@@ -56,20 +90,6 @@ void offcpu_root(struct offcpu *o, long pid)
 		return;
 	o->root = pid;
 	set_add(&o->procs, pid);
-}
-
-/* An id out of the set (a PID used again): the set rebuilt without it.
- * Rare: only where PIDs wrap within a run. */
-static void set_del(struct offcpu_set *s, long v)
-{
-	struct offcpu_set g = { 0 };
-	if (!set_has(s, v))
-		return;
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->k[i] && s->k[i] != v + 1)
-			set_add(&g, s->k[i] - 1);
-	free(s->k);
-	*s = g;
 }
 
 void offcpu_fork(struct offcpu *o, long pid, long tid, long ppid)
@@ -104,17 +124,17 @@ static void seen(struct offcpu *o, unsigned long long t)
 		o->last = t;
 }
 
-void offcpu_exit(struct offcpu *o, long pid, long tid)
+void offcpu_exit(struct offcpu *o, long tid)
 {
 	struct offcpu_pend *p = find(o, tid);
-	(void)pid;
 	if (p)
 		drop(o, p);	/* its last switch is on its way out, not a block */
 	if (set_add(&o->exited, tid) < 0)
 		o->overflow++;
 }
 
-void offcpu_sample(struct offcpu *o, long pid, long tid, unsigned long long t, const char *stack, size_t len)
+void offcpu_sample(struct offcpu *o, long pid, long tid, unsigned long long t, const char *stack, size_t len,
+		   int truncated)
 {
 	struct offcpu_pend *p;
 	seen(o, t);
@@ -141,6 +161,7 @@ void offcpu_sample(struct offcpu *o, long pid, long tid, unsigned long long t, c
 		o->untracked++;
 		return;
 	}
+	o->f.truncated += truncated != 0;
 	if (!o->p)
 		o->p = xcalloc(OFFCPU_MAX_PENDING, sizeof *o->p);
 	p = &o->p[o->np++];
@@ -200,14 +221,17 @@ void offcpu_end(struct offcpu *o)
 
 void offcpu_json(struct jw *w, struct offcpu *o, size_t keep)
 {
+	/* the top `keep` stacks by time, and at most FOLDED_TOP_BYTES of them */
 	unsigned long long rest_us = o->f.other, rest_n = o->f.other_events;
+	size_t bytes = 0;
 	folded_sort(&o->f);
 	jw_str(w, "unit", "us");
 	jw_int(w, "us", (long long)o->us);
 	jw_int(w, "blocks", (long long)o->blocks);
 	jw_arr(w, "stacks");
 	for (size_t i = 0; i < o->f.n; i++) {
-		if (i >= keep) {
+		bytes += strlen(o->f.s[i].stack);
+		if (i >= keep || bytes > FOLDED_TOP_BYTES) {
 			rest_us += o->f.s[i].samples;
 			rest_n += o->f.s[i].events;
 			continue;

@@ -31,9 +31,9 @@
 #define OFFCPU_MAX_SKIP 4
 #define OFFCPU_MAX_TASKS 131072	/* processes of the run, and tasks exited, known */
 
-struct offcpu_set {		/* a set of ids, open addressing */
+struct offcpu_set {		/* a set of ids, open addressing (offcpu.c) */
 	long *k;
-	size_t n, cap;
+	size_t n, cap, tombs;
 };
 
 struct offcpu_pend {
@@ -69,9 +69,11 @@ void offcpu_skip(struct offcpu *o, long pid);
 void offcpu_root(struct offcpu *o, long pid);
 /* perf's fork and exit records (task pid/tid, its parent's ppid/ptid). */
 void offcpu_fork(struct offcpu *o, long pid, long tid, long ppid);
-void offcpu_exit(struct offcpu *o, long pid, long tid);
-/* A cs sample of task tid (process pid) at t µs, its folded stack. */
-void offcpu_sample(struct offcpu *o, long pid, long tid, unsigned long long t, const char *stack, size_t len);
+void offcpu_exit(struct offcpu *o, long tid);
+/* A cs sample of task tid (process pid) at t µs, its folded stack
+ * (truncated: cut at the depth bound, counted when the task is the run's). */
+void offcpu_sample(struct offcpu *o, long pid, long tid, unsigned long long t, const char *stack, size_t len,
+		   int truncated);
 /* A switch record of tid at t: out (preempt: runnable) or in. */
 void offcpu_switch(struct offcpu *o, long tid, unsigned long long t, int out, int preempt);
 /* The data ended: blocks still open counted as unfinished. */

@@ -190,7 +190,7 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 	}
 	if (pid == 0) {
 		sigset_t none;
-		int devnull = open("/dev/null", O_RDWR);
+		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 		/* kernel call chains only (a user-mode sample is one [user]
 		 * frame anyway), and a 4 MiB buffer a CPU so perf wakes less:
 		 * fork/exec's overhead at 6000 Hz fell from 9.4% to 8.6%
@@ -198,19 +198,24 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 		 * its chain (cs, period 1) and the switch records: where tasks
 		 * blocked, and until when (offcpu.h); they cost a fork loop
 		 * more, rt more than generic, so they are a level of their own */
-		char *argv[] = { l->perf, (char *)"record", (char *)"-a", (char *)"-g", (char *)"-e", freq,
-				 (char *)"--kernel-callchains", (char *)"-m", (char *)PERF_MMAP_PAGES,
-				 (char *)"-D", (char *)"-1", (char *)"--control", (char *)"fd:3,4",
-				 (char *)"--switch-output", (char *)"--no-buildid", (char *)"--no-buildid-cache",
-				 (char *)"--max-size", (char *)PERF_MAX_DATA, (char *)"-o", data, NULL, NULL, NULL, NULL, NULL };
-		if (l->offcpu) {	/* in place of the trailing NULLs */
-			size_t n = 0;
-			while (argv[n])
-				n++;
+		static const char *const fixed[] = { "record", "-a", "-g", "--kernel-callchains", "-m", PERF_MMAP_PAGES,
+						     "-D", "-1", "--control", "fd:3,4", "--switch-output", "--no-buildid",
+						     "--no-buildid-cache", "--max-size", PERF_MAX_DATA };
+		char *argv[sizeof fixed / sizeof *fixed + 12];
+		size_t n = 0;
+		argv[n++] = l->perf;
+		for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+			argv[n++] = (char *)fixed[i];
+		argv[n++] = (char *)"-e";
+		argv[n++] = freq;
+		if (l->offcpu) {
 			argv[n++] = (char *)"-e";
 			argv[n++] = (char *)"cs/period=1/";
 			argv[n++] = (char *)"--switch-events";
 		}
+		argv[n++] = (char *)"-o";
+		argv[n++] = data;
+		argv[n] = NULL;
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -223,8 +228,10 @@ int perf_open(struct perf_live *l, const char *perf, const char *dir, unsigned h
 		int fa = fcntl(ack[1], F_DUPFD_CLOEXEC, 10);
 		if (devnull < 0 || fe < 0 || fc < 0 || fa < 0)
 			_exit(127);
-		if (devnull <= 4)
+		if (devnull >= 0 && devnull <= 4)
 			devnull = fcntl(devnull, F_DUPFD_CLOEXEC, 10);
+		if (devnull < 0)
+			_exit(127);
 		dup2(devnull, 0);
 		dup2(devnull, 1);
 		dup2(fe, 2);	/* "Dump FILE" after each cut, read by perf_collect */
@@ -322,10 +329,21 @@ int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct fo
 	{
 		/* addresses only: the kernel's symbols are init's; perf reading
 		 * /proc/kallsyms again cost half a second a run */
-		char *argv[] = { l->perf, (char *)"script", (char *)"-i", file, (char *)"-F",
-				 (char *)"comm,pid,tid,time,event,ip", (char *)"--show-switch-events",
-				 (char *)"--show-task-events",
-				 (char *)"--kallsyms", empty, NULL };
+		char *argv[12];
+		size_t n = 0;
+		argv[n++] = l->perf;
+		argv[n++] = (char *)"script";
+		argv[n++] = (char *)"-i";
+		argv[n++] = file;
+		argv[n++] = (char *)"-F";
+		argv[n++] = (char *)"comm,pid,tid,time,event,ip";
+		if (l->offcpu && off) {	/* the switches, forks and exits offcpu.c pairs */
+			argv[n++] = (char *)"--show-switch-events";
+			argv[n++] = (char *)"--show-task-events";
+		}
+		argv[n++] = (char *)"--kallsyms";
+		argv[n++] = empty;
+		argv[n] = NULL;
 		rc = run_capture(argv, &out, PERF_SCRIPT_MS, &res);
 	}
 	unlink(file);
@@ -338,12 +356,14 @@ int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct fo
 		return -1;
 	}
 	*lost = res.dropped;
-	/* without the run's own process (offcpu_root) not the run's work
-	 * either: the idle task, init (it waits for the run), perf itself */
-	offcpu_skip(off, 0);
-	offcpu_skip(off, 1);
-	offcpu_skip(off, (long)l->pid);
-	rc = perf_script_fold(out.s ? out.s : "", out.len, fn, ctx, f, off, err, errlen);
+	if (off) {
+		/* without the run's own process (offcpu_root) not the run's
+		 * work either: the idle task, init (it waits for the run), perf */
+		offcpu_skip(off, 0);
+		offcpu_skip(off, 1);
+		offcpu_skip(off, (long)l->pid);
+	}
+	rc = perf_script_fold(out.s ? out.s : "", out.len, fn, ctx, f, l->offcpu ? off : NULL, err, errlen);
 	sb_free(&out);
 	return rc;
 }

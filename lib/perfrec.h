@@ -48,8 +48,8 @@ int perf_begin(struct perf_live *l);
 /* Switch it off (the run ended): 0 acknowledged, -1. Fast: call it first. */
 int perf_pause(struct perf_live *l);
 /* Cut the session's output at the run's end and fold that file: the
- * cpu-clock samples into f, the blocks into off (offcpu.h; kernel text by
- * fn): 0, or -1 with err. Bounded: perf script's output past the capture
+ * cpu-clock samples into f, and with offcpu the blocks into off (offcpu.h;
+ * off may be NULL; kernel text by fn): 0, or -1 with err. Bounded: perf script's output past the capture
  * limit is counted in *lost. */
 int perf_collect(struct perf_live *l, folded_resolve_fn fn, void *ctx, struct folded *f, struct offcpu *off,
 		 unsigned long long *lost, char *err, size_t errlen);

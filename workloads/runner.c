@@ -238,7 +238,7 @@ void run_why_begin(int profile)
 	 * forkexec) and moves deterministic figures. The host's
 	 * `bootbench run --profile` may name another perf. */
 	if (profile < PROFILE_PERF) {
-		perf_none(&why.perf, "not asked for (plan profile perf, or bootbench.profile=perf)");
+		perf_none(&why.perf, "not asked for (plan profile perf or offcpu, or bootbench.profile=perf)");
 	} else if (perf_open(&why.perf, getenv("BOOTBENCH_PERF") ? getenv("BOOTBENCH_PERF") : PERF_BIN, "/tmp", PERF_HZ,
 			     profile >= PROFILE_OFFCPU) < 0)
 		warning("profile %s, but no perf samples: %s (the tick profile alone says where the kernel was)",
@@ -389,7 +389,8 @@ static const char *ksym_name(void *ctx, unsigned long long addr)
 	return s ? s->name : NULL;
 }
 
-/* "perf": the run's samples, folded (lib/folded.h), or why there are none. */
+/* "perf": the run's samples, folded (lib/folded.h), or why there are none;
+ * with profile offcpu its "offcpu" member (lib/offcpu.h). */
 static char *perf_member(struct why_after *x)
 {
 	struct jw w;
@@ -408,7 +409,8 @@ static char *perf_member(struct why_after *x)
 	if (why.perf_on && rc == 0) {
 		int have = kprof_symbols(&why.kp, &k, err, sizeof err) == 0;
 		offcpu_root(&off, (long)why.root);
-		rc = perf_collect(&why.perf, have ? ksym_name : NULL, have ? &k : NULL, &f, &off, &lost, err, sizeof err);
+		rc = perf_collect(&why.perf, have ? ksym_name : NULL, have ? &k : NULL, &f, why.perf.offcpu ? &off : NULL,
+				  &lost, err, sizeof err);
 		if (have)
 			ksyms_free(&k);
 		if (!have && rc == 0)
@@ -437,12 +439,22 @@ static char *perf_member(struct why_after *x)
 		if (err[0])
 			jw_str(&w, "note", err);
 	}
-	if (rc == 0 && f.samples && why.perf.offcpu) {
-		/* where the run's tasks blocked: every switch out sampled */
+	if (why.level >= PROFILE_OFFCPU) {
+		/* where the run's tasks blocked: every switch out sampled; a
+		 * run without a cpu-clock sample (a short one) can still have
+		 * blocked */
 		jw_obj(&w, "offcpu");
-		jw_str(&w, "source", "perf record -e cs/period=1/ --switch-events (folded: comm;outer;...;leaf as the task "
-				     "left the CPU, weighted by the time until it ran again; the run's process and what it forked)");
-		offcpu_json(&w, &off, FOLDED_TOP);
+		if (rc < 0 || !why.perf.offcpu) {
+			jw_bool(&w, "available", 0);
+			jw_str(&w, "reason", err[0] ? err : "perf did not run");
+		} else {
+			jw_str(&w, "source", "perf record -e cs/period=1/ --switch-events (folded: comm;outer;...;leaf as "
+					     "the task left the CPU, weighted by the time until it ran again; the run's process "
+					     "and what it forked)");
+			offcpu_json(&w, &off, FOLDED_TOP);
+			if (lost)	/* perf script's output past the capture limit: the run's end is missing */
+				jw_int(&w, "lost_output_bytes", (long long)lost);
+		}
 		jw_obj_end(&w);
 	}
 	jw_obj_end(&w);

@@ -43,7 +43,7 @@ int main(void)
 	struct sbuf sb = {0};
 	struct jw w;
 
-	tap_plan(21);
+	tap_plan(22);
 	static const char perf[] =
 		"forkexec \n"
 		"\tffffffff81000030\n"
@@ -68,7 +68,7 @@ int main(void)
 		"\tnot hex\n"
 		"junk line without a stack\n"
 		"\tzzzz\n";
-	is_int(folded_from_perf_script(perf, sizeof perf - 1, resolve, NULL, &f, err, sizeof err), 0, "perf script output folds");
+	is_int(perf_script_fold(perf, sizeof perf - 1, resolve, NULL, &f, NULL, err, sizeof err), 0, "perf script output folds");
 	is_int(f.samples, 6, "six samples (the junk line opens one with no frames)");
 	is_int(count_of(&f, "forkexec;[user];do_syscall_64;__x64_sys_clone;copy_process"), 2,
 	       "two samples of one stack, root first, the user frames one [user]");
@@ -93,7 +93,7 @@ int main(void)
 	for (int i = 0; i < 200; i++)
 		sb_printf(&sb, "\tffffffff811%05x\n", i);
 	sb_puts(&sb, "\n");
-	folded_from_perf_script(sb.s, sb.len, resolve, NULL, &f, err, sizeof err);
+	perf_script_fold(sb.s, sb.len, resolve, NULL, &f, NULL, err, sizeof err);
 	is_int(f.truncated, 1, "a 200-frame stack is cut");
 	{
 		char *copy = xstrdup(f.n ? f.s[0].stack ? f.s[0].stack : "" : "");
@@ -114,7 +114,7 @@ int main(void)
 		char junk[4096];
 		for (size_t i = 0; i < sizeof junk; i++)
 			junk[i] = (char)(i * 131 + 7);
-		is_int(folded_from_perf_script(junk, sizeof junk, resolve, NULL, &f, err, sizeof err), 0, "binary junk is read");
+		is_int(perf_script_fold(junk, sizeof junk, resolve, NULL, &f, NULL, err, sizeof err), 0, "binary junk is read");
 		ok(f.n <= f.samples && f.kernel == 0, "... and yields no kernel sample");
 		folded_free(&f);
 	}
@@ -127,6 +127,27 @@ int main(void)
 	}
 	ok(f.n == FOLDED_MAX_DISTINCT && f.other == 100 && f.samples == FOLDED_MAX_DISTINCT + 100,
 	   "past %d distinct stacks, samples go to other (%llu)", FOLDED_MAX_DISTINCT, f.other);
+	folded_free(&f);
+
+	/* a record's list is bounded in bytes too: 1000 stacks of 4000 bytes
+	 * would be 4 MB, a record's whole payload */
+	for (unsigned i = 0; i < 1000; i++) {
+		char s[4001];
+		memset(s, 'a', 4000);
+		s[0] = 'c';
+		s[1] = ';';
+		snprintf(s + 2, 10, "%05u", i);
+		s[7] = 'a';
+		folded_add(&f, s, 4000, 1);
+	}
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	folded_json(&w, &f, FOLDED_TOP);
+	jw_obj_end(&w);
+	ok(w.sb.len < FOLDED_TOP_BYTES + 100000 && strstr(w.sb.s, "\"other_samples\":738"),
+	   "1000 stacks of 4000 bytes: the first %u bytes' (262 stacks) are kept, the rest in other (%zu bytes)",
+	   FOLDED_TOP_BYTES, w.sb.len);
+	sb_free(&w.sb);
 	folded_free(&f);
 
 	/* folded lines from outside */

@@ -1,10 +1,12 @@
 /*
- * offcpu.c - perf's context-switch samples and switch records into
- * stacks weighted by the time blocked: the shapes perf 6.12's `perf script
- * -F comm,pid,tid,time,event,ip --show-switch-events` prints, preempted
- * switches (runnable: not a block), blocks open at the end, samples with
- * no switch after them, skipped PIDs, the bound on tasks followed, and
- * hostile lines (comms with blanks, colons and the record's own marker).
+ * offcpu.c - perf's context-switch samples, switch records and fork and
+ * exit records into stacks weighted by the time blocked: the shapes perf
+ * 6.12's `perf script -F comm,pid,tid,time,event,ip --show-switch-events
+ * --show-task-events` prints, preempted switches (runnable: not a block),
+ * blocks open at the end, samples with no switch after them, skipped
+ * PIDs, a root and what it forked (threads, exits, PIDs used again, PIDs
+ * that wrap), the bounds on tasks followed and known, and hostile lines
+ * (comms with blanks, colons and the records' own marker, COMM records).
  */
 #include <stdlib.h>
 
@@ -47,7 +49,7 @@ int main(void)
 	char err[100];
 	struct jw w;
 
-	tap_plan(24);
+	tap_plan(29);
 	static const char perf[] =
 		/* a clock sample, then hdparm blocks for I/O twice: 1000 us and 250.5 us */
 		"hdparm    200/200    10.000100: cpu-clock/freq=6000/: \n"
@@ -156,6 +158,65 @@ int main(void)
 		ok(off.exits == 1 && off.unfinished == 0, "an exited task's last switch is an exit, not a block left open "
 		   "(%llu exits, %llu unfinished)", off.exits, off.unfinished);
 		ok(on.bad == 1, "a fork record that is not one is counted bad (%llu)", on.bad);
+		folded_free(&on);
+		offcpu_free(&off);
+	}
+
+	/* hostile lines: a comm holding the records' marker, a comm that starts
+	 * with a blank, a COMM record (--show-task-events prints them) */
+	{
+		static const char odd[] =
+			"x: PERF_RECORD_  700/700  40.000000:  cs/period=1/: \n" SLEEP
+			"  x: PERF_RECORD_  700/700  40.000001: PERF_RECORD_SWITCH_CPU_WIDE OUT   next pid/tid: 0/0\n"
+			"  x: PERF_RECORD_  700/700  40.000101: PERF_RECORD_SWITCH_CPU_WIDE IN   prev pid/tid: 0/0\n"
+			" lead  701/701  40.001000:  cs/period=1/: \n" IO
+			"  lead  701/701  40.001000: PERF_RECORD_SWITCH_CPU_WIDE OUT   next pid/tid: 0/0\n"
+			"  lead  701/701  40.001200: PERF_RECORD_SWITCH_CPU_WIDE IN   prev pid/tid: 0/0\n"
+			"sh  702/702  40.002000: PERF_RECORD_COMM exec: sh:702/702\n";
+		perf_script_fold(odd, sizeof odd - 1, resolve, NULL, &on, &off, err, sizeof err);
+		s = find(&off.f, "x: PERF_RECORD_;do_nanosleep;schedule");
+		ok(s && s->samples == 100, "a comm holding ': PERF_RECORD_': its records still read (%llu us)", s ? s->samples : 0);
+		s = find(&off.f, "lead;blkdev_read_iter;io_schedule;schedule");
+		ok(s && s->samples == 200, "a comm that starts with a blank: its sample is a header, not frames (%llu us)",
+		   s ? s->samples : 0);
+		ok(on.samples == 0 && on.bad == 0, "a COMM record is no sample and no error (%llu samples, %llu bad)", on.samples,
+		   on.bad);
+		folded_free(&on);
+		offcpu_free(&off);
+	}
+	/* PIDs that wrap: 100,000 forks and exits of the run's process over
+	 * 32768 PIDs, each used again; the sets stay small and right */
+	{
+		struct sbuf sb = {0};
+		for (int i = 0; i < 100000; i++) {
+			int pid = 300 + i % 32000;
+			sb_printf(&sb, "  r 9/9 50.%06d: PERF_RECORD_FORK(%d:%d):(9:9)\n", i % 1000000, pid, pid);
+			sb_printf(&sb, "  c %d/%d 50.%06d: PERF_RECORD_EXIT(%d:%d):(9:9)\n", pid, pid, i % 1000000, pid, pid);
+		}
+		offcpu_root(&off, 9);
+		perf_script_fold(sb.s, sb.len, resolve, NULL, &on, &off, err, sizeof err);
+		ok(off.procs.n == 32001 && off.exited.n == 32000 && off.overflow == 0,
+		   "100,000 forks over 32,000 PIDs: 32,001 processes known, 32,000 exited (%zu, %zu)", off.procs.n,
+		   off.exited.n);
+		sb_free(&sb);
+		folded_free(&on);
+		offcpu_free(&off);
+	}
+	/* more processes than are known: counted */
+	{
+		struct sbuf sb = {0};
+		for (int i = 0; i < OFFCPU_MAX_TASKS + 5; i++)
+			sb_printf(&sb, "  r 9/9 60.000000: PERF_RECORD_FORK(%d:%d):(9:9)\n", 1000 + i, 1000 + i);
+		offcpu_root(&off, 9);
+		perf_script_fold(sb.s, sb.len, resolve, NULL, &on, &off, err, sizeof err);
+		jw_init(&w);
+		jw_obj(&w, NULL);
+		offcpu_json(&w, &off, 1);
+		jw_obj_end(&w);
+		ok(off.overflow == 6 && strstr(w.sb.s, "\"tasks_unknown\":6"), "past %d processes known, the rest are counted "
+		   "and said (%llu)", OFFCPU_MAX_TASKS, off.overflow);
+		sb_free(&w.sb);
+		sb_free(&sb);
 		folded_free(&on);
 		offcpu_free(&off);
 	}
