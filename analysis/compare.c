@@ -952,6 +952,47 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
 	strmap_free(&once);
 }
 
+#define CMP_PERF_STACKS 4096
+
+/* A stacks member's weights (key: "samples", or off-CPU's "us"): their
+ * sum, or -1 when one is not a count (NaN, negative, past 1e15). */
+static double stack_weights(const struct jv *st, const char *key)
+{
+	double sum = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		double s = json_get_num(st->items[i], key, NAN);
+		if (!isfinite(s) || s < 0 || s > 1e15)
+			return -1;
+		sum += s;
+	}
+	return sum;
+}
+
+/* Stack i of a stacks member split into fr (buf holds the copy): its
+ * frame count, or 0 when it is past CMP_PERF_STACKS or not a folded line
+ * (counted: past_stacks, bad_stacks), its weight then for the caller to
+ * put past the kept top. */
+static int stack_frames(struct cmp *c, const struct jv *st, size_t i, char *buf, const char **fr, size_t max)
+{
+	const char *line = json_get_str(st->items[i], "stack");
+	int n;
+	if (i >= CMP_PERF_STACKS) {
+		c->past_stacks++;
+		return 0;
+	}
+	if (!line || strlen(line) > FOLDED_MAX_STACK) {
+		c->bad_stacks++;
+		return 0;
+	}
+	memcpy(buf, line, strlen(line) + 1);
+	n = folded_split(buf, fr, max);
+	if (n < 1) {
+		c->bad_stacks++;
+		return 0;
+	}
+	return n;
+}
+
 /* A run's perf samples (profile perf: the run's `perf` member, folded
  * stacks "comm;outer;...;leaf" of its top stacks and the samples past
  * them): each function's self share (its samples as the leaf) and
@@ -963,12 +1004,11 @@ static void add_profile(struct cmp *c, const struct cmp_boot *b, int k, const ch
  * line is counted (bad_stacks) and its samples treated as past the top;
  * stacks past CMP_PERF_STACKS too; samples that add up to more than the
  * run's own count make the whole member unread (bad_profiles). */
-#define CMP_PERF_STACKS 4096
 static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
 		    const char *lname, const struct jv *pf)
 {
 	const struct jv *st = json_get(pf, "stacks");
-	double total = json_get_num(pf, "samples", NAN), other = json_get_num(pf, "other_samples", 0), sum = 0;
+	double total = json_get_num(pf, "samples", NAN), other = json_get_num(pf, "other_samples", 0), sum;
 	struct strmap fix = { 0 };
 	double *self = NULL, *incl = NULL;
 	char **names = NULL;
@@ -981,16 +1021,9 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 		c->bad_profiles++;	/* stacks, but no count they are a share of */
 		return 0;
 	}
-	for (size_t i = 0; i < st->n; i++) {
-		double s = json_get_num(st->items[i], "samples", NAN);
-		if (!isfinite(s) || s < 0 || s > 1e15) {
-			c->bad_profiles++;
-			return 0;
-		}
-		sum += s;
-	}
-	if (sum + other > total * 1.0001) {
-		c->bad_profiles++;	/* stacks of more than all the samples */
+	sum = stack_weights(st, "samples");
+	if (sum < 0 || sum + other > total * 1.0001) {
+		c->bad_profiles++;	/* not counts, or stacks of more than all the samples */
 		return 0;
 	}
 	x = exp_of(c, b->mode, wl, id);
@@ -999,24 +1032,10 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 	c->exps[x].boots[c->exps[x].nboots - 1].samples += total;
 	c->exps[x].perf[k]++;
 	for (size_t i = 0; i < st->n; i++) {
-		const char *line = json_get_str(st->items[i], "stack");
 		double s = json_get_num(st->items[i], "samples", 0);
-		int n;
-		if (i >= CMP_PERF_STACKS) {
+		int n = stack_frames(c, st, i, buf, fr, FOLDED_MAX_DEPTH + 2);
+		if (!n) {
 			other += s;
-			c->past_stacks++;
-			continue;
-		}
-		if (!line || strlen(line) > FOLDED_MAX_STACK) {
-			other += s;
-			c->bad_stacks++;
-			continue;
-		}
-		memcpy(buf, line, strlen(line) + 1);
-		n = folded_split(buf, fr, FOLDED_MAX_DEPTH + 2);
-		if (n < 1) {
-			other += s;
-			c->bad_stacks++;
 			continue;
 		}
 		if (!s)
@@ -1088,60 +1107,45 @@ static int add_perf(struct cmp *c, const struct cmp_boot *b, int k, const char *
 	return 1;
 }
 
-/* perf's off-CPU member of a run whose perf samples were read ("offcpu":
- * stacks weighted by the microseconds a task was blocked, offcpu.h) into
- * the experiment's second path tree: shares of the run's blocked time,
- * tested with its blocks as the count. Hostile input as in add_perf: a
- * member whose stacks add up to more than its own total is unread
- * (bad_profiles), a stack that is not a folded line counted (bad_stacks). */
+/* perf's off-CPU member of a run (profile offcpu: "offcpu", stacks
+ * weighted by the microseconds a task was blocked, offcpu.h) into the
+ * experiment's second path tree: shares of the run's time blocked, tested
+ * with its blocks as the count. A member that says it is not available
+ * is skipped; one that is not an object, or whose stacks add up to more
+ * than its own total, or whose totals are not counts, is unread
+ * (bad_profiles); a stack that is not a folded line is counted
+ * (bad_stacks), its time in no path. */
 static void add_offcpu(struct cmp *c, const struct cmp_boot *b, int k, const char *wl, const struct run_id *id,
 		       const struct jv *oc)
 {
-	const struct jv *st = json_get(oc, "stacks");
+	const struct jv *st = json_get(oc, "stacks"), *av = json_get(oc, "available");
 	double total = json_get_num(oc, "us", NAN), blocks = json_get_num(oc, "blocks", NAN);
-	double other = json_get_num(oc, "other_us", 0), sum = 0;
+	double other = json_get_num(oc, "other_us", 0), sum;
 	char buf[FOLDED_MAX_STACK + 1];
 	const char *fr[FOLDED_MAX_DEPTH + 2];
 	size_t x;
-	if (!oc || oc->t != J_OBJ)
-		return;	/* a record from before the off-CPU view */
-	if (!st || st->t != J_ARR || !isfinite(total) || total < 0 || total > 1e15 || !isfinite(blocks) || blocks < 0 ||
-	    blocks > 1e15 || !isfinite(other) || other < 0 || other > total) {
-		c->bad_profiles++;
+	if (!oc)
+		return;	/* a record from before the off-CPU view, or profile perf */
+	if (oc->t == J_OBJ && av && av->t == J_BOOL && !av->b)
+		return;	/* asked, but perf gave nothing: the record says why */
+	if (oc->t != J_OBJ || !st || st->t != J_ARR || !isfinite(total) || total < 0 || total > 1e15 ||
+	    !isfinite(blocks) || blocks < 0 || blocks > 1e15 || !isfinite(other) || other < 0 || other > total ||
+	    (total > 0 && blocks < 1) || (json_get_str(oc, "unit") && strcmp(json_get_str(oc, "unit"), "us"))) {
+		c->bad_profiles++;	/* time without blocks, or another unit */
 		return;
 	}
-	for (size_t i = 0; i < st->n; i++) {
-		double s = json_get_num(st->items[i], "us", NAN);
-		if (!isfinite(s) || s < 0 || s > 1e15) {
-			c->bad_profiles++;
-			return;
-		}
-		sum += s;
-	}
-	if (sum + other > total * 1.0001 + 1) {
-		c->bad_profiles++;	/* stacks of more than the time blocked */
+	/* the appliance writes every block's time into a kept stack or the
+	 * rest: stacks and rest are the total, give or take rounding */
+	sum = stack_weights(st, "us");
+	if (sum < 0 || fabs(sum + other - total) > total * 0.0001 + 1) {
+		c->bad_profiles++;	/* not counts, or stacks that are not the time blocked */
 		return;
 	}
 	x = exp_of(c, b->mode, wl, id);
 	for (size_t i = 0; i < st->n; i++) {
-		const char *line = json_get_str(st->items[i], "stack");
 		double s = json_get_num(st->items[i], "us", 0);
-		int n;
-		if (i >= CMP_PERF_STACKS) {
-			c->past_stacks++;
-			continue;
-		}
-		if (!line || strlen(line) > FOLDED_MAX_STACK) {
-			c->bad_stacks++;
-			continue;
-		}
-		memcpy(buf, line, strlen(line) + 1);
-		n = folded_split(buf, fr, FOLDED_MAX_DEPTH + 2);
-		if (n < 1) {
-			c->bad_stacks++;
-			continue;
-		}
-		if (s > 0)
+		int n = stack_frames(c, st, i, buf, fr, FOLDED_MAX_DEPTH + 2);
+		if (n && s > 0)
 			flame_stack(c, x, FLAME_OFF, fr, (size_t)n, s);
 	}
 	flame_run_end(c, x, FLAME_OFF, k, total, blocks);
@@ -1292,7 +1296,9 @@ void cmp_add_record(struct cmp *c, const struct jv *rec)
 			const struct jv *pf = json_get(d, "perf"), *tp = json_get(d, "profile");
 			int asked = pf && pf->t == J_OBJ && is_true(pf, "asked");
 			int used = pf && pf->t == J_OBJ && add_perf(c, b, k, wl, &rid, lname, pf);
-			if (used)
+			if (pf && pf->t == J_OBJ && json_get_num(pf, "lost_output_bytes", 0) > 0)
+				c->cut_perf++;
+			if (pf && pf->t == J_OBJ)
 				add_offcpu(c, b, k, wl, &rid, json_get(pf, "offcpu"));
 			if (!used && !asked && tp && tp->t == J_OBJ)
 				add_profile(c, b, k, wl, &rid, lname, tp);
@@ -2408,20 +2414,27 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 			 "whose counts were not counts, were not read", c->bad_profiles);
 		say(ctx, t);
 	}
+	if (c->cut_perf) {
+		snprintf(t, sizeof t, "%u runs' perf output was cut at the appliance's capture limit "
+			 "(lost_output_bytes): their profile and off-CPU view cover only the run's start", c->cut_perf);
+		say(ctx, t);
+	}
 	if (c->bad_stacks) {
 		snprintf(t, sizeof t, "%llu perf stacks were not folded lines (empty, too long or deep, a control byte, an "
-			 "empty frame): their samples count as past the kept top", c->bad_stacks);
+			 "empty frame): their samples (off-CPU: their time) count as past the kept top, in no path",
+			 c->bad_stacks);
 		say(ctx, t);
 	}
 	if (c->past_stacks) {
-		snprintf(t, sizeof t, "%llu perf stacks were past the first %d of their run: their samples count as past "
-			 "the kept top", c->past_stacks, CMP_PERF_STACKS);
+		snprintf(t, sizeof t, "%llu perf stacks were past the first %d of their run: their samples (off-CPU: their "
+			 "time) count as past the kept top, in no path", c->past_stacks, CMP_PERF_STACKS);
 		say(ctx, t);
 	}
-	if (c->flame_dropped > 0) {
-		snprintf(t, sizeof t, "%.0f perf samples' call paths were cut short: past %d paths in one experiment or %u "
-			 "in all (their functions are counted; the call tree and flame graph stop above them)",
-			 c->flame_dropped, FLAME_EXP_NODES, FLAME_ALL_NODES);
+	if (c->flame_dropped[FLAME_CPU] > 0 || c->flame_dropped[FLAME_OFF] > 0) {
+		snprintf(t, sizeof t, "%.0f perf samples' and %.0f us of off-CPU time's call paths were cut short: past %d "
+			 "paths in one experiment's tree or %u in all (the trees share that bound; perf's functions are "
+			 "counted; the call trees and flame graphs stop above them)", c->flame_dropped[FLAME_CPU],
+			 c->flame_dropped[FLAME_OFF], FLAME_EXP_NODES, FLAME_ALL_NODES);
 		say(ctx, t);
 	}
 	if (kernels_differ(c, offsetof(struct cmp_boot, userland)))

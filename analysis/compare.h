@@ -184,7 +184,7 @@ struct cmp_exp {
 	double samples[CMP_MAX_KERNELS];	/* summed over those runs */
 	unsigned perf[CMP_MAX_KERNELS];		/* of those runs, profiled by perf's call chains (the rest: the tick) */
 	double other[CMP_MAX_KERNELS];		/* perf: samples in stacks past each run's kept top, summed */
-	struct flame *fl[FLAME_TREES];		/* perf's call paths (flame.c), NULL without perf */
+	struct flame *fl[FLAME_TREES];		/* perf's call paths (flame.c), on-CPU and off; NULL without */
 };
 
 /* A run's counter trace kept for the report. */
@@ -236,11 +236,12 @@ struct cmp {
 	size_t nexps, ecap;
 	size_t *xoff, *xg;	/* after cmp_finish: the groups of experiment x are xg[xoff[x] .. xoff[x+1]) */
 	unsigned bad_profiles;	/* profiles whose shares sum past 1: not read */
+	unsigned cut_perf;	/* runs whose perf output was cut at the appliance's capture limit */
 	unsigned long long dropped_functions;	/* functions past CMP_EXP_FUNCS in one experiment, or past
 						 * CMP_MAX_GROUPS in all: not kept */
 	unsigned long long dropped_values;	/* figures' and counters' values past CMP_MAX_GROUPS, not compared */
 	size_t flame_nodes;			/* perf call-path nodes held, at most FLAME_ALL_NODES */
-	double flame_dropped;			/* samples whose path was not kept past a node bound */
+	double flame_dropped[FLAME_TREES];	/* weight whose path was not kept past a node bound (samples; µs) */
 	unsigned long long bad_stacks;		/* perf stacks that were not a folded line: not read */
 	unsigned long long past_stacks;		/* perf stacks past CMP_PERF_STACKS in their run: not read */
 	struct strmap boot_ix, group_ix, seen_s, exp_ix;	/* seen_s: runs of boots without a boot record */
@@ -349,14 +350,17 @@ void cmp_print_csv(const struct cmp *c, FILE *o);
  * ("WORKLOAD" or "WORKLOAD@LAYOUT"), per kernel against the baseline: its
  * figures, the kernel functions whose share of samples moved most (tested
  * across boots, BH over the experiment's functions; with perf also their
- * inclusive shares, the call paths that moved and the call tree), and the
- * stalls side by side. Returns how many experiments it printed. */
+ * inclusive shares, the call paths that moved and the call tree), the
+ * stalls side by side, and with profile offcpu where the run's tasks
+ * blocked (paths of the time blocked). Returns how many experiments it
+ * printed. */
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter);
 
-/* perf's call paths (flame.c): each experiment's folded stacks as one tree
- * of path prefixes, each with every boot's share, for the why view's call
- * tree and the report's differential flame graph. Bounded: nodes past
- * these are not made, their samples counted in flame_dropped. */
+/* perf's call paths (flame.c): each experiment's folded stacks as trees
+ * of path prefixes (FLAME_CPU, FLAME_OFF), each with every boot's share,
+ * for the why view's call trees and the report's differential flame
+ * graphs. Bounded: nodes past these are not made, their weight counted in
+ * flame_dropped. */
 #define FLAME_EXP_NODES 65536	/* the why plan's fork/exec: 4241 paths one run, 14532 four boots' */
 #define FLAME_ALL_NODES (1u << 19)	/* a node about 150 bytes and 16 a boot: ~100 MB at most */
 /* One stack of the run being read (frames root-most first, the process
@@ -369,10 +373,11 @@ int flame_stack(struct cmp *c, size_t x, int t, const char *const *frames, size_
 void flame_run_end(struct cmp *c, size_t x, int t, int k, double total, double events);
 void flame_finish(struct cmp *c);
 void flame_free(struct flame *f);
-/* Kernel k has runs of experiment x in tree t; their events a run (and how
- * many runs); their weight a run (off-CPU: µs blocked). */
+/* Kernel k has runs of experiment x in tree t; their events a run
+ * (samples, or off-CPU blocks; and how many runs); their weight a run
+ * (samples, or µs blocked). */
 int flame_have(const struct cmp *c, size_t x, int t, size_t k);
-double flame_samples(const struct cmp *c, size_t x, int t, size_t k, unsigned *runs);
+double flame_events(const struct cmp *c, size_t x, int t, size_t k, unsigned *runs);
 double flame_weight(const struct cmp *c, size_t x, int t, size_t k);
 /* One path of the tree, kernel k against the baseline: its share of all
  * samples on each side (%, pooled over the boots' samples), the

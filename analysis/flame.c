@@ -1,24 +1,27 @@
 /*
- * flame.c - perf's call paths of an experiment as one tree, for the "why"
- * view's call tree and the report's differential flame graph.
+ * flame.c - perf's call paths of an experiment as trees, for the "why"
+ * view's call trees and the report's differential flame graphs: one of
+ * where the CPUs were (FLAME_CPU: cpu-clock samples), one of where the
+ * run's tasks blocked (FLAME_OFF: off-CPU stacks weighted by µs blocked).
  *
  * A node is a path prefix of the folded stacks ("comm;outer;...;frame"):
- * the root is every sample, its children the processes, and below them the
- * frames as perf unwound them, root-most first. Each node keeps, per boot,
- * its share of each run's samples summed over the boot's runs, so that a
- * path's share can be tested across boots (the unit) exactly as a
- * function's share is: a boot's share is the mean over its perf-profiled
+ * the root is the run's whole weight, its children the processes, and
+ * below them the frames as perf unwound them, root-most first. Each node
+ * keeps, per boot, its share of each run's weight summed over the boot's
+ * runs, so that a path's share can be tested across boots (the unit)
+ * exactly as a function's share is: a boot's share is the mean over its
  * runs, a run whose stacks did not reach the node counting 0; a side's
- * share is pooled over its boots' samples, the quasi-binomial test
+ * share is pooled over its boots' events (samples; off-CPU: blocks, since
+ * microseconds are not independent draws), the quasi-binomial test
  * (stats.h) takes the dispersion between boots shared by the pair's
  * paths, then Benjamini-Hochberg over them. Memory: a node holds an entry
  * (16 bytes) for each boot that reached it, so the bound on nodes bounds
- * nodes times boots.
+ * nodes times boots; the two trees share FLAME_ALL_NODES.
  *
  * Everything read is hostile: frames are checked by folded_split before
  * they get here, and the nodes are bounded per experiment and in all; a
  * stack past the bound keeps the part of its path that exists, and its
- * samples past there are counted (dropped), never guessed.
+ * weight past there is counted (dropped), never guessed.
  */
 #include <math.h>
 #include <stdint.h>
@@ -40,7 +43,7 @@ struct flame_ent {
 struct flame_node {
 	char *name;
 	unsigned parent, child, next;	/* first child, next sibling */
-	double run;			/* samples of the run being read */
+	double run;			/* weight of the run being read (samples; µs blocked) */
 	struct flame_ent *e;
 	unsigned ne, ecap;
 };
@@ -54,7 +57,7 @@ struct flame {
 	struct cmp_exp_boot *boots;	/* boots with perf-profiled runs of the experiment, their runs */
 	size_t nboots, bcap;
 	unsigned runs[CMP_MAX_KERNELS];
-	double samples[CMP_MAX_KERNELS];	/* events: samples, or blocks */
+	double events[CMP_MAX_KERNELS];		/* what the test counts: samples, or blocks */
 	double weight[CMP_MAX_KERNELS];		/* what shares are of: samples, or µs */
 };
 
@@ -89,7 +92,7 @@ static struct flame *flame_of(struct cmp *c, size_t x, int t)
 	return e->fl[t];
 }
 
-static void touch(struct flame *f, unsigned i, double samples)
+static void touch(struct flame *f, unsigned i, double w)
 {
 	if (f->n[i].run == 0) {
 		if (f->nt == f->tcap) {
@@ -98,29 +101,29 @@ static void touch(struct flame *f, unsigned i, double samples)
 		}
 		f->touched[f->nt++] = i;
 	}
-	f->n[i].run += samples;
+	f->n[i].run += w;
 }
 
-int flame_stack(struct cmp *c, size_t x, int t, const char *const *frames, size_t nf, double samples)
+int flame_stack(struct cmp *c, size_t x, int t, const char *const *frames, size_t nf, double w)
 {
 	struct flame *f = flame_of(c, x, t);
 	unsigned at = 0;
 	char key[FOLDED_MAX_FRAME + 16];
-	touch(f, 0, samples);
+	touch(f, 0, w);
 	for (size_t i = 0; i < nf; i++) {
 		size_t got;
 		snprintf(key, sizeof key, "%u|%s", at, frames[i]);
 		got = strmap_get(&f->ix, key);
 		if (got == (size_t)-1) {
 			if (f->nn >= FLAME_EXP_NODES || c->flame_nodes >= FLAME_ALL_NODES) {
-				c->flame_dropped += samples;	/* the path past here is not kept */
+				c->flame_dropped[t] += w;	/* the path past here is not kept */
 				return -1;
 			}
 			got = node_new(c, f, at, frames[i]);
 			strmap_put(&f->ix, key, got);
 		}
 		at = (unsigned)got;
-		touch(f, at, samples);
+		touch(f, at, w);
 	}
 	return 0;
 }
@@ -144,7 +147,7 @@ void flame_run_end(struct cmp *c, size_t x, int t, int k, double total, double e
 	}
 	f->nt = 0;
 	f->runs[k]++;
-	f->samples[k] += events;
+	f->events[k] += events;
 	f->weight[k] += total;
 	if (!eb || eb->unit != c->cur_unit) {
 		if (f->nboots == f->bcap) {
@@ -213,11 +216,11 @@ int flame_have(const struct cmp *c, size_t x, int t, size_t k)
 	return f && k < CMP_MAX_KERNELS && f->runs[k] > 0;
 }
 
-double flame_samples(const struct cmp *c, size_t x, int t, size_t k, unsigned *runs)
+double flame_events(const struct cmp *c, size_t x, int t, size_t k, unsigned *runs)
 {
 	const struct flame *f = c->exps[x].fl[t];
 	*runs = f && k < CMP_MAX_KERNELS ? f->runs[k] : 0;
-	return *runs ? f->samples[k] / *runs : NAN;
+	return *runs ? f->events[k] / *runs : NAN;
 }
 
 double flame_weight(const struct cmp *c, size_t x, int t, size_t k)

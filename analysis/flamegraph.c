@@ -1,8 +1,9 @@
 /*
- * flamegraph.c - the report's differential flame graph: perf's call paths
- * of one experiment (flame.c), kernel k against the baseline, drawn as SVG
- * by us (no script, nothing fetched): each frame as wide as its share of
- * kernel k's samples, the processes on the bottom row and the leaves on
+ * flamegraph.c - the report's differential flame graphs: perf's call paths
+ * of one experiment (flame.c: where the CPUs were, or where the tasks
+ * blocked), kernel k against the baseline, drawn as SVG by us (no script,
+ * nothing fetched): each frame as wide as its share of kernel k's samples
+ * (or time blocked), the processes on the bottom row and the leaves on
  * top; red where its share grew against the baseline, blue where it
  * shrank, deeper the more it moved, but only where the move is
  * significant (q below the comparison's FDR); grey otherwise. Hovering a
@@ -70,7 +71,7 @@ int flame_svg(FILE *o, const struct cmp *c, size_t x, int t, size_t k, size_t *s
 	size_t n = flame_diff(c, x, t, k, &d), drawn = 0, maxdepth = 0, skipped = 0, over = 0, base_only = 0;
 	double *fx, *fw, *cur, dmax = 0.5;
 	unsigned ra, rb;
-	double sa = flame_samples(c, x, t, c->base, &ra), sb = flame_samples(c, x, t, k, &rb);
+	double sa = flame_events(c, x, t, c->base, &ra), sb = flame_events(c, x, t, k, &rb);
 	int H;
 	size_t left = *spent < FG_REPORT_FRAMES ? FG_REPORT_FRAMES - *spent : 0;
 	size_t cap = left < FG_MAX_FRAMES ? left : FG_MAX_FRAMES;

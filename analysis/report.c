@@ -289,9 +289,9 @@ static void why_html(FILE *o, const struct cmp *c, const struct cmp_group *F, si
 		if (any)
 			fputs("</table>\n", o);
 	}
-	/* beside the waits' totals, where the tasks blocked, by path */
-	if (why_perf(c, F, c->base) && why_perf(c, F, k))
-		flame_svg(o, c, F->xid, FLAME_OFF, k, frames);
+	/* beside the waits' totals, where the tasks blocked, by path (none
+	 * drawn unless both sides have the off-CPU view) */
+	flame_svg(o, c, F->xid, FLAME_OFF, k, frames);
 	fputs("</div>\n", o);
 }
 

@@ -402,8 +402,9 @@ static void print_tree(const struct cmp *c, FILE *o, const struct cmp_group *F, 
 {
 	size_t idx[WHY_PATHS], np, lines = 0, shown_more = 0, *lvl;
 	char q[16];
-	/* off-CPU: a share of the time blocked, and that time (ms a run):
-	 * one path's new block shrinks every other path's share */
+	/* off-CPU: a share of the time blocked, and about that time (ms a
+	 * run: the pooled share times the mean time blocked a run, not
+	 * tested): one path's new block shrinks every other path's share */
 	double wa = t == FLAME_OFF ? flame_weight(c, F->xid, t, c->base) / 1000 : NAN;
 	double wb = t == FLAME_OFF ? flame_weight(c, F->xid, t, k) / 1000 : NAN;
 	np = why_paths(d, n, idx, WHY_PATHS);
@@ -471,7 +472,7 @@ static void print_perf(const struct cmp *c, FILE *o, const struct cmp_group *F, 
 	struct flame_diff *d;
 	size_t n = flame_diff(c, F->xid, FLAME_CPU, k, &d);
 	unsigned ra, rb;
-	double sa = flame_samples(c, F->xid, FLAME_CPU, c->base, &ra), sb = flame_samples(c, F->xid, FLAME_CPU, k, &rb);
+	double sa = flame_events(c, F->xid, FLAME_CPU, c->base, &ra), sb = flame_events(c, F->xid, FLAME_CPU, k, &rb);
 	double oa = e->samples[c->base] > 0 ? e->other[c->base] / e->samples[c->base] * 100 : 0;
 	double ob = e->samples[k] > 0 ? e->other[k] / e->samples[k] * 100 : 0;
 	fprintf(o, "   perf samples with call chains (%u vs %u runs; %.0f vs %.0f samples a run; shares of all samples, "
@@ -493,19 +494,22 @@ static void print_offcpu(const struct cmp *c, FILE *o, const struct cmp_group *F
 	size_t n;
 	unsigned ra, rb;
 	double ba, bb, ua, ub;
-	if (!flame_have(c, F->xid, FLAME_OFF, c->base) || !flame_have(c, F->xid, FLAME_OFF, k)) {
-		fprintf(o, "   where the tasks blocked: not recorded on %s (perf's switches: records before the off-CPU "
-			   "view)\n", !flame_have(c, F->xid, FLAME_OFF, c->base) ? "the baseline" : "this kernel");
+	int ha = flame_have(c, F->xid, FLAME_OFF, c->base), hb = flame_have(c, F->xid, FLAME_OFF, k);
+	if (!ha && !hb)
+		return;	/* neither asked for it (profile offcpu) */
+	if (!ha || !hb) {
+		fprintf(o, "   where the tasks blocked: recorded on %s only (the other's runs were made without profile "
+			   "offcpu, or perf gave them nothing)\n", ha ? "the baseline" : "this kernel");
 		return;
 	}
-	ba = flame_samples(c, F->xid, FLAME_OFF, c->base, &ra);
-	bb = flame_samples(c, F->xid, FLAME_OFF, k, &rb);
+	ba = flame_events(c, F->xid, FLAME_OFF, c->base, &ra);
+	bb = flame_events(c, F->xid, FLAME_OFF, k, &rb);
 	ua = flame_weight(c, F->xid, FLAME_OFF, c->base);
 	ub = flame_weight(c, F->xid, FLAME_OFF, k);
 	fprintf(o, "   where the tasks blocked, off-CPU (perf: a task's stack as it left the CPU not runnable, weighted by "
 		   "the time until it ran again; the run's own processes; %u vs %u runs; %.1f vs %.1f ms "
-		   "blocked and %.0f vs %.0f blocks a run; shares of the time blocked):\n", ra, rb, ua / 1000, ub / 1000,
-		ba, bb);
+		   "blocked and %.0f vs %.0f blocks a run; shares of the time blocked, tested with the blocks as the "
+		   "count; ms a run: share times the mean, untested):\n", ra, rb, ua / 1000, ub / 1000, ba, bb);
 	n = flame_diff(c, F->xid, FLAME_OFF, k, &d);
 	print_tree(c, o, F, FLAME_OFF, k, d, n);
 	free(d);
@@ -573,8 +577,7 @@ static void print_one(const struct cmp *c, FILE *o, const struct cmp_group *F, s
 	}
 	if (!stalls)
 		fprintf(o, "   where the processes waited: not recorded (records older than pressure and delays)\n");
-	if (why_perf(c, F, c->base) && why_perf(c, F, k))
-		print_offcpu(c, o, F, k);
+	print_offcpu(c, o, F, k);
 }
 
 size_t cmp_print_why(const struct cmp *c, FILE *o, const char *filter)

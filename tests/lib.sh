@@ -39,6 +39,16 @@ boot() {
 	fi
 	return "$rc"
 }
+# dump_dom HTML OUT: headless Chromium's DOM of a report into OUT; 1 when
+# there is no chromium (the caller skips, saying so)
+dump_dom() {
+	local chrome
+	chrome=$(command -v chromium) || return 1
+	timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/chrome-$$-$RANDOM" --dump-dom "file://$1" > "$2" 2>/dev/null
+	return 0
+}
 # all_true FILE FILTER: FILTER (a jq expression giving a boolean per JSON
 # line) was true at least once and never false.
 all_true() { jq -s -e "[.[] | $2] | length > 0 and all" "$1" >/dev/null; }

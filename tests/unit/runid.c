@@ -134,10 +134,15 @@ int main(void)
 			"--switch-events\"}}");
 	b = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"offcpu_asked\":true,"
 			"\"available\":false}}");
-	ok(!strcmp(a, "profile=perf perf_hz=6000 perf_offcpu=yes") && !strcmp(b, "profile=perf perf_offcpu=yes"),
-	   "perf with every switch sampled (profile offcpu) keys apart, samples or none (%s | %s)", a, b);
+	c = tunables_of("{\"workload\":\"forkexec\",\"delays\":{},\"perf\":{\"asked\":true,\"frequency\":6000,"
+			"\"source\":\"perf record -a -g --kernel-callchains -e cpu-clock/freq=6000/ (folded)\"}}");
+	ok(!strcmp(a, "profile=perf perf_hz=6000 perf_offcpu=yes") && !strcmp(b, "profile=perf perf_offcpu=yes") &&
+	   !strcmp(c, "profile=perf perf_hz=6000"),
+	   "perf with every switch sampled (profile offcpu) keys apart, samples or none; perf alone does not (%s | %s | %s)",
+	   a, b, c);
 	free(a);
 	free(b);
+	free(c);
 #define PGRUN(sw) "{\"workload\":\"pgbench\",\"details\":{\"tps\":1,\"software\":{\"postgresql\":\"" sw "\"}}}"
 	a = tunables_of(PGRUN("postgresql-15 15.18-0+deb12u1 aaaa"));
 	b = tunables_of(PGRUN("postgresql-15 15.18-0+deb12u1 bbbb"));
