@@ -6,8 +6,9 @@
  *   plan quick                      the plan's name (optional; default: file name)
  *   iterations 3                    runs of every (layout, tunables, workload)
  *   timeout 300                     per-run watchdog, seconds
- *   profile on|perf                 kernel profile and delay accounting per run (off by default);
- *                                   perf: perf's call-chain samples too (docs/why.md)
+ *   profile on|perf|offcpu          kernel profile and delay accounting per run (off by default);
+ *                                   perf: perf's call-chain samples too; offcpu: and every
+ *                                   context switch, where the run's tasks blocked (docs/why.md)
  *   requires layer=postgresql memory=1G disks=2 cpus=1   what a boot must have (checked before the first run)
  *   layout raid1-ext3 md=raid1 disks=2 fs=ext3 mkfs="-b 4096" mount=noatime
  *   layout ram ramdisk=256M fs=ext3
@@ -48,11 +49,12 @@
 #define PLAN_DEFAULT_ITERATIONS 1
 #define PLAN_DEFAULT_TIMEOUT 600
 
-/* The why instruments a plan asks for (`profile off|on|perf`). perf's
- * sampling is its own level: a perf session beside the workload costs the
- * CPU-bound figures up to 10% and moves deterministic ones, so the cheap
- * tick profile and delays do not bring it along. */
-/* offcpu: perf, and every context switch sampled (where tasks blocked) */
+/* The why instruments a plan asks for (`profile off|on|perf|offcpu`).
+ * perf's sampling is its own level: a perf session beside the workload
+ * costs a fork loop about 12% and moves deterministic figures, so the
+ * cheap tick profile and delays do not bring it along; offcpu (perf, and
+ * every context switch sampled: where tasks blocked) costs more again,
+ * and more on rt, so it is a level above perf. */
 enum { PROFILE_OFF, PROFILE_TICK, PROFILE_PERF, PROFILE_OFFCPU };
 int profile_level(const char *word);	/* "off", "on", "perf", "offcpu"; -1 for any other word */
 const char *profile_name(int level);
@@ -152,7 +154,8 @@ struct plan {
 	unsigned iterations;	/* default 1 */
 	unsigned timeout_s;	/* default 600 */
 	int profile;		/* PROFILE_*: "profile on" a kernel profile and delay accounting per run,
-				 * "profile perf" perf's call-chain samples besides */
+				 * "profile perf" perf's call-chain samples besides, "profile offcpu"
+				 * and every context switch */
 	size_t nlayouts, ntunables, nworkloads;	/* all sections together */
 	struct plan_layout layouts[PLAN_MAX_LAYOUTS];
 	struct plan_tunable tunables[PLAN_MAX_TUNABLES];

@@ -35,7 +35,7 @@ else
 	is "$rc" 0 "bootbench run stream --offcpu exits 0"
 	jq -r '.data.perf.offcpu | "# \(.blocks) blocks, \(.us) us; not the run'"'"'s: \(.not_the_runs)"' "$T/s.json"
 	ok "... its record has the off-CPU view: unit us, stacks and the rest add up" \
-		jqok '.data.perf.offcpu | .unit == "us" and ([.stacks[].us] | add // 0) + .other_us == .us and
+		jqok '.data.perf.offcpu | .unit == "us" and .blocks > 0 and ([.stacks[].us] | add // 0) + .other_us == .us and
 			.not_the_runs > 0' "$T/s.json"
 	ok "... and every stack is the run's own process's (stream), none another task's" \
 		jqok '[.data.perf.offcpu.stacks[].stack | split(";")[0]] | all(. == "stream")' "$T/s.json"

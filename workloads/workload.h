@@ -155,11 +155,12 @@ struct run_outcome {
 	char *profile;		/* the kernel's sampled profile: with profile on */
 	char *delays;		/* delay accounting summed over the workload's processes: with profile on */
 	char *perf;		/* perf's samples of the run, folded call stacks: with profile perf
-				 * (with profile on: why there are none) */
+				 * (with profile on: why there are none); with offcpu its "offcpu" */
 };
 
 /* The "why" instruments for the runs that follow (PROFILE_*, lib/plan.h):
- * with PROFILE_PERF a perf session too; with profile on, check
+ * with PROFILE_PERF a perf session too (PROFILE_OFFCPU: sampling every
+ * context switch as well); with profile on, check
  * the kernel profile (kallsyms is loaded after each run, not held), open
  * the taskstats listener and turn delay accounting on; say on the console
  * what is missing. run_why_end undoes it (delay accounting back
