@@ -457,6 +457,36 @@ static void boot_label(const struct jv *d, char *out, size_t len)
 	text_clean(out);
 }
 
+/* The machine that ran a boot, as its firmware names it: the DMI serial
+ * (a LAVA lab's QEMU device sets its name there), else the product; "" when
+ * the boot record has no DMI (records before 2026-12-07, no firmware). */
+static void boot_machine(const struct jv *d, char *out, size_t len)
+{
+	const struct jv *m = json_get(d, "dmi");
+	const char *v = json_get_str(m, "serial");
+	if (!v || !*v)
+		v = json_get_str(m, "product");
+	snprintf(out, len, "%s", v ? v : "");
+	text_clean(out);
+}
+
+/* Counts boot b among its column's machines. */
+static void kernel_machine(struct cmp_kernel *K, const struct cmp_boot *b)
+{
+	unsigned i = 0;
+	while (i < K->machines && strcmp(K->machine[i], b->machine))
+		i++;
+	if (i == K->machines) {
+		if (i == CMP_MACHINES) {
+			K->machine_other++;
+			return;
+		}
+		snprintf(K->machine[i], sizeof K->machine[i], "%s", b->machine);
+		K->machines++;
+	}
+	K->machine_boots[i]++;
+}
+
 /* What of QEMU's setup changes the figures: how it entered the kernel (a
  * PVH boot has no KASLR, a bzImage boot does) and a cap on the attached
  * disks' reads. "" when the boot record says neither. */
@@ -693,6 +723,7 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 	snprintf(b->mode, sizeof b->mode, "%s", str_or(d, "mode", "wallclock"));
 	snprintf(b->accel, sizeof b->accel, "%s", str_or(d, "accel", ""));
 	qemu_setup(json_get(d, "qemu"), b->qemu_setup, sizeof b->qemu_setup);
+	boot_machine(d, b->machine, sizeof b->machine);
 	text_clean(b->release);
 	text_clean(b->version);
 	text_clean(b->config);
@@ -730,6 +761,7 @@ static void add_boot(struct cmp *c, const char *id, const struct jv *d)
 				 strcmp(K->qemu_setup, b->qemu_setup)))
 			K->mixed = 1;
 		K->boots++;
+		kernel_machine(K, b);
 	}
 }
 
@@ -804,6 +836,7 @@ static long factor_unit(struct cmp *c, size_t real, const struct jv *d, struct r
 				 strcmp(K->qemu_setup, b->qemu_setup)))
 			K->mixed = 1;
 		K->boots++;
+		kernel_machine(K, b);
 	}
 	strmap_put(&c->by_ix, key, c->nboots);
 	return (long)c->nboots++;
@@ -2441,6 +2474,9 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 		say(ctx, "the kernels ran different userlands: the comparison is not only of kernels");
 	if (kernels_differ(c, offsetof(struct cmp_boot, qemu_setup)))
 		say(ctx, "QEMU ran the kernels differently (entry, disk read cap): the comparison is not only of kernels");
+	if (kernels_differ(c, offsetof(struct cmp_boot, machine)))
+		say(ctx, "the kernels did not all run on the same machines (their firmware's serial or product; a LAVA "
+			 "lab's device names): the comparison is partly of machines (\"runs per kernel\" lists them)");
 	for (size_t k = 0; k < c->nkernels; k++)
 		if (c->kernels[k].mixed) {
 			snprintf(t, sizeof t, "the boots of %s differ in userland, kernel config, accelerator or QEMU setup: "

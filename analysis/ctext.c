@@ -100,6 +100,15 @@ static void summary_line(FILE *o, const struct cmp_group *G, size_t k)
 		dir ? ", " : "", dir ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
+/* Did the boots run on more than one machine (as their records name it)? */
+static int many_machines(const struct cmp *c)
+{
+	for (size_t b = 1; b < c->nboots; b++)
+		if (strcmp(c->boots[b].machine, c->boots[0].machine))
+			return 1;
+	return 0;
+}
+
 /* Boots of kernel k in this mode (a kernel may have boots in both). */
 static unsigned mode_boots(const struct cmp *c, size_t k, const char *mode)
 {
@@ -396,8 +405,18 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 	fprintf(o, "\nruns per %s:\n", c->by == CMP_BY_KERNEL ? "kernel" : "value (boots: those that ran it)");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct cmp_kernel *K = &c->kernels[k];
-		fprintf(o, "  %-24s %u boots: %u ok, %u failed, %u timeout, %u crashed, %u skipped\n", K->label, K->boots,
+		fprintf(o, "  %-24s %u boots: %u ok, %u failed, %u timeout, %u crashed, %u skipped", K->label, K->boots,
 			K->st[ST_OK], K->st[ST_FAILED], K->st[ST_TIMEOUT], K->st[ST_CRASHED], K->st[ST_SKIPPED]);
+		/* where boots ran on more than one machine, on which */
+		if (many_machines(c)) {
+			fputs("; on", o);
+			for (unsigned i = 0; i < K->machines; i++)
+				fprintf(o, "%s %s (%u)", i ? "," : "", K->machine[i][0] ? K->machine[i] : "unnamed",
+					K->machine_boots[i]);
+			if (K->machine_other)
+				fprintf(o, ", others (%u)", K->machine_other);
+		}
+		fputc('\n', o);
 	}
 	fprintf(o, "%s:\n", c->by == CMP_BY_KERNEL ? "kernels" : "values (the first boot's kernel and userland)");
 	for (size_t k = 0; k < c->nkernels; k++) {

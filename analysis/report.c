@@ -862,11 +862,11 @@ int cmp_write_html(const struct cmp *c, const char *path)
 		trace_chart(o, c->traces[t].title, c->traces[t].json);
 	fputs("<h2>Boots</h2><table><tr><th class=\"l\">boot id</th><th class=\"l\">kernel</th><th class=\"l\">release</th>"
 	      "<th class=\"l\">version</th><th class=\"l\">config sha256</th><th class=\"l\">userland id</th><th class=\"l\">mode</th>"
-	      "<th class=\"l\">QEMU setup</th></tr>\n", o);
+	      "<th class=\"l\">QEMU setup</th><th class=\"l\">machine</th></tr>\n", o);
 	for (size_t b = 0; b < c->nboots; b++) {
 		const struct cmp_boot *B = &c->boots[b];
 		const char *cols[] = { B->id, B->label, B->release, B->version, B->config[0] ? B->config : "(not exposed)",
-				       B->userland, B->mode, B->qemu_setup };
+				       B->userland, B->mode, B->qemu_setup, B->machine };
 		fputs("<tr>", o);
 		for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
 			fputs("<td class=\"l\">", o);

@@ -21,7 +21,9 @@ const char export_usage[] =
 "             (failed), ERROR (timed out, crashed) or SKIP; per figure of an\n"
 "             ok run, bootbench.WORKLOAD.LAYOUT[.VARIANT].METRIC with DONE\n"
 "             (FAIL when the run marked the figure invalid) and its number\n"
-"             (value, unit); misc holds the run (boot id, seq, parameters,\n"
+"             (value, unit); environment.comment the machine that ran it\n"
+"             (its DMI serial or product: a LAVA device's name); misc holds\n"
+"             the run (boot id, seq, parameters,\n"
 "             tunables), the kernel's boots and runs of that figure (boots,\n"
 "             runs, mean of the boot means, CoV) and\n"
 "             the comparison with the baseline as `bootbench compare` makes it\n"
@@ -289,6 +291,17 @@ static void test_head(const struct exporter *x, struct jw *w, const char *id, co
 	jw_str(w, "status", status);
 }
 
+/* A test's environment: the machine (a LAVA lab's device) that ran it,
+ * where its boot record names one. */
+static void environment(struct jw *w, const struct cmp_boot *cb)
+{
+	if (!cb->machine[0])
+		return;
+	jw_obj(w, "environment");
+	jw_str(w, "comment", cb->machine);
+	jw_obj_end(w);
+}
+
 static void add_run(struct exporter *x, const char *id, const struct jv *rec, const struct jv *d)
 {
 	const struct cmp_boot *cb = cmp_boot_of(&x->c, id);
@@ -353,6 +366,7 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 		if (du && du->t == J_NUM && isfinite(du->num) && du->num >= 0)
 			jw_num(w, "duration", du->num);
 	}
+	environment(w, cb);
 	jw_obj(w, "misc");
 	jw_str(w, "boot_id", id);
 	jw_str(w, "seq", seqs);
@@ -399,6 +413,7 @@ static void add_run(struct exporter *x, const char *id, const struct jv *rec, co
 		if (*unit)
 			jw_str(w, "unit", unit);
 		jw_obj_end(w);
+		environment(w, cb);
 		jw_obj(w, "misc");
 		jw_str(w, "run_id", rid_s);
 		jw_str(w, "boot_id", id);

@@ -261,6 +261,35 @@ static void proc_version(struct jw *w)
 	free(v);
 }
 
+/* The machine as its firmware names it (SMBIOS, /sys/class/dmi/id): a lab
+ * machine's vendor, product and serial; a LAVA lab's QEMU device says its
+ * device name as the serial (scripts/lava-device -smbios). Each at most
+ * 128 bytes; absent where the kernel has no DMI. */
+static void dmi(struct jw *w)
+{
+	static const char *const attr[][2] = {
+		{ "sys_vendor", "vendor" }, { "product_name", "product" },
+		{ "product_serial", "serial" }, { "board_name", "board" },
+	};
+	int any = 0;
+	for (size_t i = 0; i < sizeof attr / sizeof *attr; i++) {
+		char path[64];
+		char *v;
+		snprintf(path, sizeof path, "/sys/class/dmi/id/%s", attr[i][0]);
+		v = read_attr(path);
+		if (v && *v) {
+			if (strlen(v) > 128)
+				v[128] = 0;
+			if (!any++)
+				jw_obj(w, "dmi");
+			jw_str(w, attr[i][1], v);
+		}
+		free(v);
+	}
+	if (any)
+		jw_obj_end(w);
+}
+
 char *boot_record_json(void)
 {
 	struct jw w;
@@ -303,6 +332,7 @@ char *boot_record_json(void)
 	jw_str(&w, "icount", strcmp(A.conf.mode, "deterministic") ? NULL :
 			     "-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -seed 1 -smp 1; norandmaps");
 	jw_obj_end(&w);
+	dmi(&w);
 	jw_obj(&w, "cpu");
 	jw_str(&w, "model", model);
 	jw_int(&w, "count", ncpu);

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 66
+plan 70
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -277,6 +277,35 @@ done > "$T/cap.jsonl"
 is "$(grep -c '^WARNING' "$T/cap"):$(grep '^WARNING' "$T/cap" | cut -d: -f2 | cut -c1-40 | tr '\n' ';')" \
 	'2: QEMU ran the kernels differently (entry; the boots of 6.1.0-2 differ in userland;' \
 	"a column whose boots had a disk cap and none: it pools unlike boots, and says so; the kernels' setups differ as sets"
+# --- the machine that ran each boot (DMI; a LAVA lab's device name) ---------------
+# mach SPEC: boots of two kernels, SPEC a list of KERNEL:MACHINE ("-" for a
+# boot record without DMI)
+mach() {
+	local i=0 km
+	for km in "$@"; do
+		i=$((i + 1))
+		local k=${km%%:*} m=${km#*:} dmi=
+		[ "$m" = - ] || dmi=',"dmi":{"vendor":"QEMU","product":"Standard PC","serial":"'$m'"}'
+		printf '{"seq":1,"boot_id":"%032x","type":"boot","data":{"kernel":{"release":"6.1.0-%s"},"userland":"u","mode":"wallclock","accel":"tcg"%s}}\n' "$i" "$k" "$dmi"
+		printf '{"seq":2,"boot_id":"%032x","type":"run","data":{"workload":"null","layout":{"name":"tmpfs"},"status":"ok","metrics":[{"name":"x","value":%d,"unit":"s","better":"lower"}]}}\n' "$i" $((10 + i))
+	done
+}
+mach 1:qemu-01 2:qemu-02 2:qemu-02 1:qemu-01 1:qemu-01 2:qemu-02 > "$T/mach.jsonl"
+"$BB" compare "$T/mach.jsonl" --html "$T/mach.html" > "$T/mach" 2>/dev/null
+ok "kernels on disjoint machines: a warning that the comparison is partly of machines, and each column's machines listed" \
+	sh -c "grep -q '^WARNING: the kernels did not all run on the same machines' '$T/mach' &&
+	       grep -Eq '^  6.1.0-1 +3 boots: .*; on qemu-01 \(3\)$' '$T/mach' && grep -Eq '^  6.1.0-2 +3 boots: .*; on qemu-02 \(3\)$' '$T/mach'"
+is "$(grep -o '<td class="l">qemu-0[12]</td>' "$T/mach.html" | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')" \
+	'3 <td class="l">qemu-01</td>;3 <td class="l">qemu-02</td>;' "the HTML report's boots table names each boot's machine"
+mach 1:qemu-01 2:qemu-02 2:qemu-01 1:qemu-02 > "$T/mach2.jsonl"
+"$BB" compare "$T/mach2.jsonl" > "$T/mach2" 2>/dev/null
+ok "kernels that each ran on both machines: listed, no warning" \
+	sh -c "! grep -q 'same machines' '$T/mach2' && grep -Eq '^  6.1.0-1 +2 boots: .*; on qemu-01 \(1\), qemu-02 \(1\)$' '$T/mach2'"
+mach 1:a 1:b 1:c 1:d 1:e 1:f 2:a > "$T/mach3.jsonl"
+"$BB" compare "$T/mach3.jsonl" > "$T/mach3" 2>/dev/null
+ok "past 4 machines a column counts the rest as others; boot records without DMI list no machines" \
+	sh -c "grep -Eq '^  6.1.0-1 +6 boots: .*; on a \(1\), b \(1\), c \(1\), d \(1\), others \(2\)$' '$T/mach3' &&
+	       ! grep -q '; on' '$T/cap'"
 # --- a million distinct names: bounded, and what is not kept is said ------------
 # two boots of 535 runs, each run naming 1000 figures: the first 70 runs of
 # both boots name the same 70000, the other runs names of their own (a

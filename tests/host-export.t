@@ -11,7 +11,7 @@ PY=/usr/bin/python3
 [ -x "$BB" ] || skip_all "not built (run make)"
 "$PY" -c 'import jsonschema' 2>/dev/null || skip_all "no jsonschema in $PY (apt-get install python3-jsonschema)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 32
+plan 33
 FIX=$TOP/tests/fixtures/compare/two-kernels.jsonl
 check() { "$PY" "$TOP/tests/kcidb-check.py" "$1"; }
 
@@ -108,6 +108,13 @@ cp "$FIX" "$T/in.jsonl"
 "$BB" export --kcidb "$T/in.jsonl" -o "$T/in.jsonl" >/dev/null 2>&1; rc=$?
 ok "-o onto one of the RESULTS is refused (100), the records untouched" sh -c "[ $rc = 100 ] && cmp -s '$FIX' '$T/in.jsonl'"
 is "$("$BB" export --kcidb "$FIX" -o - 2>/dev/null | jq '.tests | length')" "$(jq '.tests | length' "$T/a.json")" "-o - is stdout"
+
+# the machine that ran each boot (DMI serial: a LAVA lab's device name)
+jq -c 'if .type == "boot" then .data.dmi = {"vendor": "QEMU", "serial": ("qemu-0" + (.boot_id[-1:]))} else . end' "$FIX" >"$T/dmi.jsonl"
+"$BB" export --kcidb "$T/dmi.jsonl" -o "$T/dmi.json" 2>/dev/null
+out=$(check "$T/dmi.json"); rc=$?
+is "$rc|$(jq '[.tests[] | select(.environment.comment | test("^qemu-0.$"))] | length' "$T/dmi.json")" \
+	"0|$(jq '.tests | length' "$T/a.json")" "every test names the machine that ran it in environment.comment ($out)"
 
 # usage
 "$BB" export "$FIX" >/dev/null 2>&1; is "$?" 100 "no format: exit 100"
