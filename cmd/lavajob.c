@@ -19,6 +19,13 @@ const char lavajob_usage[] =
 "  --url-base URL    the images' URL prefix in the job (default file://DIR/;\n"
 "                    for a server, where DIR's files will be published)\n"
 "  --append ARGS     more kernel command line (e.g. bootbench.disks=...)\n"
+"  --results-image PATH  (qemu) the worker's results disk image, made by\n"
+"                    bootbench mkresults, attached to the guest through the\n"
+"                    job's context (extra_options: the device dictionary\n"
+"                    must keep them, as scripts/lava-device's does): the\n"
+"                    records are stored there too, and the image outlives\n"
+"                    the job (LAVA's copies of the images do not). An\n"
+"                    absolute path on the worker: letters, digits, . _ / + -\n"
 "  --timeout MIN     boot-to-power-off limit in minutes (default 20)\n"
 "  --build DIR       the build directory (default: the one this bootbench\n"
 "                    was built into, else ./build)\n"
@@ -26,7 +33,8 @@ const char lavajob_usage[] =
 "Every figure becomes a test case named WORKLOAD.LAYOUT.METRIC (LAVA\n"
 "lowercases it) in the suite \"bootbench\", with MEASUREMENT and UNITS; a run\n"
 "that failed is a failed test case. The appliance gets bootbench.results=none\n"
-"unless --append names a results device: LAVA keeps the figures.\n"
+"unless --results-image is given or --append names a results device: LAVA\n"
+"keeps the figures.\n"
 "exit: 0 written, 100 bad usage, 111 unable to write.\n";
 
 #define _GNU_SOURCE
@@ -91,7 +99,7 @@ static int valid_word(const char *s)
 int lavajob_main(int argc, char **argv)
 {
 	const char *kernel = NULL, *plan = NULL, *out = NULL, *device = "qemu", *urlbase = NULL;
-	const char *append = "", *build = "build", *name = NULL;
+	const char *append = "", *build = "build", *name = NULL, *resimg = NULL;
 	long timeout = 20;
 	char dir[PATH_MAX], *kdir, *vmlinuz, *path;
 	struct sbuf y = {0}, args = {0}, base = {0}, jname = {0};
@@ -105,6 +113,7 @@ int lavajob_main(int argc, char **argv)
 		const struct { const char *opt; const char **val; } strs[] = {
 			{ "--kernel", &kernel }, { "--plan", &plan }, { "--out", &out }, { "--device", &device },
 			{ "--url-base", &urlbase }, { "--append", &append }, { "--build", &build }, { "--name", &name },
+			{ "--results-image", &resimg },
 		};
 		size_t k = 0;
 		while (k < sizeof strs / sizeof *strs && strcmp(a, strs[k].opt))
@@ -145,6 +154,11 @@ int lavajob_main(int argc, char **argv)
 	if (!valid_word(append) || (name && !valid_word(name)) || (urlbase && (!*urlbase || !valid_word(urlbase))))
 		die(EXIT_BADINPUT, "control characters, quotes, braces, #, $, ` and backslashes are not allowed in "
 				   "--append, --name or --url-base (nor an empty --url-base)");
+	/* it goes into a QEMU option: a comma or blank would be another one */
+	if (resimg && (resimg[0] != '/' || !name_ok(resimg + 1, PATH_MAX, "._/+-")))
+		die(EXIT_BADINPUT, "--results-image wants an absolute path of letters, digits, . _ / + -");
+	if (resimg && strcmp(device, "qemu"))
+		die(EXIT_BADINPUT, "--results-image is for --device qemu (a lab machine keeps its own disks)");
 	kdir = cat2(build, "/kernels/");
 	{
 		char *k = cat2(kdir, kernel);
@@ -178,7 +192,7 @@ int lavajob_main(int argc, char **argv)
 	else
 		sb_printf(&base, "file://%s/", dir);
 	sb_printf(&args, "console=ttyS0,115200 panic=-1 " KERNEL_SAFE_ARGS " bootbench.lava=1 bootbench.plan=%s", plan);
-	if (!strstr(append, "bootbench.results="))
+	if (!strstr(append, "bootbench.results=") && !resimg)
 		sb_puts(&args, " bootbench.results=none");
 	if (*append)
 		sb_printf(&args, " %s", append);
@@ -194,6 +208,11 @@ int lavajob_main(int argc, char **argv)
 	sb_puts(&y, "priority: medium\nvisibility: public\n");
 	if (!strcmp(device, "qemu"))
 		sb_puts(&y, "context:\n  arch: amd64\n");
+	if (resimg)
+		sb_printf(&y, "  extra_options:\n"
+			      "  - '-drive file=%s,format=raw,if=none,id=res,cache=writeback'\n"
+			      "  - '-device virtio-blk-pci,drive=res,serial=bootbench-results'\n",
+			  resimg);
 	sb_puts(&y, "actions:\n");
 	if (!strcmp(device, "qemu")) {
 		sb_printf(&y, "- deploy:\n    timeout:\n      minutes: 5\n    to: tmpfs\n    images:\n"

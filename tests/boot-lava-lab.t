@@ -5,9 +5,13 @@
 # loopback; scripts/lava-series --server submits a comparison of two
 # kernels through the server, in confirmation rounds until decided, reads each job back through
 # lavacli, and compares; LAVA's own results hold bootbench's figures as test
-# cases with their unit. Then a job cancelled mid-run: the series says the
-# boot is missing, submits it once more, and the comparison stays
-# consistent. Last, stop ends exactly what start started.
+# cases with their unit; each boot says which device ran it (its SMBIOS
+# serial), and each job's results image holds what its log holds (compare
+# counts each boot once). Then a job cancelled mid-run, and a worker gone
+# mid-job (killed with its lava-run and QEMU, then started again): the
+# series says the boots are missing, submits them once more, and the
+# comparison stays consistent. Last, stop ends exactly what start started,
+# a job's lava-run and QEMU included.
 . "$(dirname "$0")/lib.sh"
 a=${KERNEL_A:-debian-6.1-generic} b=${KERNEL_B:-debian-6.1-rt}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
@@ -22,7 +26,7 @@ command -v jq >/dev/null || skip_all "jq not installed"
 lab=${BOOTBENCH_LAVA_LAB:-${BOOTBENCH_CACHE:-$HOME/.cache/bootbench}/lava-lab}
 "$TOP/scripts/lava-lab" status 2>/dev/null | grep -q '^gunicorn: running' &&
 	skip_all "a LAVA lab is up here (scripts/lava-lab status): this test starts and stops its own"
-plan 11
+plan 14
 id=bootbench-test-lab
 series=
 cleanup() {
@@ -63,36 +67,91 @@ is "$boots" "$(( ${r:-0} * 2 ))" "collect reads a boot a job from what the serve
 ok "compare and export --kcidb read it: every boot, a report and a KCIDB submission" \
 	sh -c "grep -Eq '6.1.192 generic +$r boots' '$T/s/compare.txt' && grep -Eq '6.1.192 rt +$r boots' '$T/s/compare.txt' &&
 	       [ -s '$T/s/report.html' ] && jq -e '.tests | length > 0' '$T/s/kcidb.json' >/dev/null"
+# which device ran each boot: the records say it (SMBIOS serial), as the server does
+named=0 same=0
+for d in "$T/s"/job*.show; do
+	j=${d%.show}
+	dev=$(sed -n 's/^device: *//p' "$d" | tr -d "'\"")
+	ser=$("$BB" collect "$j.log" 2>/dev/null | jq -r 'select(.type == "boot") | .data.dmi.serial')
+	[ -n "$dev" ] && [ "$ser" = "$dev" ] && named=$((named + 1))
+	"$BB" collect "$j.log" >"$T/l.jsonl" 2>/dev/null
+	"$BB" collect "$j/results.img" >"$T/i.jsonl" 2>/dev/null
+	[ -s "$T/l.jsonl" ] && cmp -s "$T/l.jsonl" "$T/i.jsonl" && same=$((same + 1))
+done
+is "$named" "$(( ${r:-0} * 2 ))" "every boot's record names the device the server ran it on"
+ok "each job's results image holds the records its log holds ($same), compare read both and lists the devices" \
+	sh -c "[ $same = $(( ${r:-0} * 2 )) ] && [ \$(wc -l <'$T/s/images.list') = $same ] &&
+	       grep -Eq '^  6.1.192 generic +$r boots: .*; on qemu-0' '$T/s/compare.txt' &&
+	       jq -e '[.tests[].environment.comment] | unique == [\"qemu-01\", \"qemu-02\"]' '$T/s/kcidb.json' >/dev/null"
 jid=$(cat "$T/s/job1.id")
 lavacli -i "$id" results "$jid" --yaml >"$T/results" 2>/dev/null
 ok "LAVA's own results hold bootbench's figures as test cases with a measurement and unit (job $jid)" \
 	sh -c "grep -q 'suite: bootbench' '$T/results' && grep -Eq 'measurement: .?[0-9]' '$T/results' && grep -q 'unit:' '$T/results'"
 
+# series_bg DIR [ENV=V...]: a one-round series of the two kernels in the
+# background, into DIR (its stderr DIR.err); series_end DIR: its exit, its
+# lines shown, and how many boots the logs it kept hold (read_boots)
+series_bg() {
+	local d=$1; shift
+	env "$@" timeout -k 10 1500 "$TOP/scripts/lava-series" --kernels "$a,$b" --plan null --rounds 1 --deterministic \
+		--server "$id" --timeout 10 --out "$d" >"$d.out" 2>"$d.err" &
+	series=$!
+}
+series_end() {
+	wait "$series"
+	rc=$?
+	series=
+	grep 'lava-series:' "$1.err" | sed 's/^/# /'
+	read_boots=$("$BB" collect $(cat "$1/logs.list" 2>/dev/null) 2>/dev/null | jq -r 'select(.type == "boot") | .boot_id' |
+		sort -u | wc -l)
+}
+running() {	# running JOBID-FILE: wait until that job runs
+	for i in $(seq 1 300); do
+		[ -s "$1" ] && lavacli -i "$id" jobs show "$(cat "$1")" 2>/dev/null | grep -q 'state *: Running' && return 0
+		sleep 1
+	done
+	return 1
+}
+
 # a job cancelled while it runs: missing, said, submitted once more
-timeout -k 10 1500 "$TOP/scripts/lava-series" --kernels "$a,$b" --plan null --rounds 1 --deterministic \
-	--server "$id" --timeout 10 --out "$T/c" >"$T/cout" 2>"$T/cerr" &
-series=$!
-for i in $(seq 1 300); do
-	[ -s "$T/c/job1.id" ] && lavacli -i "$id" jobs show "$(cat "$T/c/job1.id")" 2>/dev/null | grep -q 'state *: Running' && break
-	sleep 1
-done
+series_bg "$T/c"
+running "$T/c/job1.id"
 lavacli -i "$id" jobs cancel "$(cat "$T/c/job1.id" 2>/dev/null)" >/dev/null 2>&1
-wait "$series"
-rc=$?
-grep 'lava-series:' "$T/cerr" | sed 's/^/# /'
-series=
-read_boots=$("$BB" collect $(cat "$T/c/logs.list" 2>/dev/null) 2>/dev/null | jq -r 'select(.type == "boot") | .boot_id' | sort -u | wc -l)
+series_end "$T/c"
 ok "the cancelled job is said missing, its log left out of the comparison, its kernel submitted once more ($read_boots boots read)" \
-	sh -c "[ $rc = 0 ] && grep -q ' Canceled$' '$T/c/missing.log' && grep -q 'submitted once more' '$T/cerr' &&
+	sh -c "[ $rc = 0 ] && grep -q ' Canceled$' '$T/c/missing.log' && grep -q 'submitted once more' '$T/c.err' &&
 	       ! grep -q '/job1.log$' '$T/c/logs.list' && [ $read_boots = 2 ]"
 
+# a worker gone mid-job: killed, with its lava-run and QEMU (the worker
+# machine gone), then started again; the series sees it offline, cancels
+# its jobs, says the boots are missing, and submits them once more
+series_bg "$T/g" BOOTBENCH_LAVA_WORKER_GONE=15
+running "$T/g/job1.id"
+wp=$(cut -d' ' -f1 "$lab/run/worker.pid")
+kids=$(pgrep -P "$wp")
+kill -KILL -- "-$wp"
+for c in $kids; do kill -KILL -- "-$c" 2>/dev/null; done
+for i in $(seq 1 300); do grep -q worker-gone "$T/g/missing.log" 2>/dev/null && break; sleep 1; done
+timeout 300 "$TOP/scripts/lava-lab" start --devices 2 --deterministic --identity "$id" >"$T/restart.out" 2>&1
+series_end "$T/g"
+ok "a worker gone mid-job: its job cancelled and said missing, submitted once more when it is back ($read_boots boots read)" \
+	sh -c "[ $rc = 0 ] && grep -q ' worker-gone$' '$T/g/missing.log' && grep -q 'went away' '$T/g.err' &&
+	       grep -q 'submitted once more' '$T/g.err' && ! grep -q '/job1.log$' '$T/g/logs.list' && [ $read_boots = 2 ]"
+
 {
+	# a job running when the lab stops: its lava-run and QEMU end too
+	write=$("$BB" lava-job --kernel "$a" --plan null --out "$T/stopjob" --append 'bootbench.mode=deterministic norandmaps' 2>/dev/null)
+	lavacli -i "$id" jobs submit "$write" >"$T/stopjob.id" 2>/dev/null
+	running "$T/stopjob.id"
+	runs=$(pgrep -P "$(cut -d' ' -f1 "$lab/run/worker.pid")")
 	pids=$(cat "$lab/run/"*.pid 2>/dev/null | cut -d' ' -f1)
+	pids="$pids $runs $(for c in $runs; do pgrep -g "$c"; done)"
 	"$TOP/scripts/lava-lab" stop >"$T/stop.out" 2>&1
 	"$TOP/scripts/lava-lab" status >"$T/status" 2>&1
 	# gone, or a zombie its new parent has not reaped yet
 	left=$(for p in $pids; do [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && echo "$p"; done)
-	ok "stop ends what start started, by PID (left: ${left:-none})" sh -c "[ -z '$left' ] && [ -n '$pids' ] &&
+	ok "stop ends what start started, by PID, a running job's lava-run and QEMU too (left: ${left:-none}; jobs' $(echo $runs | wc -w))" \
+		sh -c "[ -z '$left' ] && [ -n '$runs' ] &&
 		grep -q 'worker: not running' '$T/status' && grep -q 'gunicorn: not running' '$T/status' &&
 		grep -q 'scheduler: not running' '$T/status' && grep -q 'publisher: not running' '$T/status'"
 }

@@ -3,15 +3,16 @@
 # (lava-run on this machine, a job a boot), in deterministic mode, with
 # confirmation rounds: the rounds stop at the first look that decides every
 # figure (round 2 or 3: figures repeat to ~0.1% under instruction counting).
-# The figures come from the jobs' LAVA logs; the series ends with a report
-# and a KCIDB submission that passes the schema checks.
+# The figures come from the jobs' LAVA logs and from each job's own results
+# image (the same records: compare counts each boot once); the series ends
+# with a report and a KCIDB submission that passes the schema checks.
 . "$(dirname "$0")/lib.sh"
 a=${KERNEL_A:-debian-6.1-generic} b=${KERNEL_B:-debian-6.1-rt}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
 need_kernel "$a" && need_kernel "$b" || skip_all "$a or $b not fetched (make kernels)"
 command -v lava-run >/dev/null || skip_all "no lava-run (package lava-dispatcher; scripts/install-deps installs it)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 6
+plan 7
 
 timeout -k 10 1500 "$TOP/scripts/lava-series" --kernels "$a,$b" --plan light --deterministic --confirm 3 \
 	--out "$T/s" >"$T/out" 2>"$T/err"
@@ -25,6 +26,16 @@ r=$(sed -n 's/^round \([0-9]*\) of 3: .*: decided$/\1/p' <<<"$last")
 ok "rounds stopped once decided: $last ($jobs jobs)" sh -c "[ -n '$r' ] && [ '$r' -ge 2 ] && [ $jobs = \$(( $r * 2 )) ]"
 ids=$("$BB" collect "$T/s"/job*.log 2>/dev/null | jq -r 'select(.type == "boot") | .boot_id' | sort -u | wc -l)
 is "$ids" "$jobs" "every job's log gives its own boot (a nonce a boot: same seed, different boot ids)"
+# each job carried its own results image: the same records as its log
+same=0
+for l in "$T/s"/job*.log; do
+	"$BB" collect "$l" >"$T/l.jsonl" 2>/dev/null
+	"$BB" collect "${l%.log}/results.img" >"$T/i.jsonl" 2>/dev/null
+	[ -s "$T/l.jsonl" ] && cmp -s "$T/l.jsonl" "$T/i.jsonl" && same=$((same + 1))
+done
+ok "every job's results image holds the records its log holds ($same of $jobs), and the comparison read both" \
+	sh -c "[ $same = $jobs ] && [ \$(wc -l <'$T/s/images.list') = $jobs ] &&
+	       grep -Eq '^  6.1.192 generic +$((jobs / 2)) boots' '$T/out' && grep -Eq '^  6.1.192 rt +$((jobs / 2)) boots' '$T/out'"
 ok "the comparison says which round confirmed each figure" grep -Eq '^ +changed +round [23] ' "$T/out"
 ok "the HTML report is written" test -s "$T/s/report.html"
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
