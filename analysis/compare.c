@@ -6,6 +6,7 @@
  * time linear in their records and memory linear in their figures.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -457,14 +458,36 @@ static void boot_label(const struct jv *d, char *out, size_t len)
 	text_clean(out);
 }
 
+/* A serial the firmware's vendor left as a placeholder names no machine:
+ * every board of a kind says it. */
+static int placeholder_serial(const char *v)
+{
+	static const char *const ph[] = {
+		"", "0", "none", "n/a", "na", "not specified", "not applicable", "to be filled by o.e.m.",
+		"default string", "system serial number", "0123456789", "123456789", "serial number",
+	};
+	char low[32];
+	size_t n = strlen(v);
+	if (n >= sizeof low)
+		return 0;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)v[i]);
+	for (size_t i = 0; i < sizeof ph / sizeof *ph; i++)
+		if (!strcmp(low, ph[i]))
+			return 1;
+	return 0;
+}
+
 /* The machine that ran a boot, as its firmware names it: the DMI serial
- * (a LAVA lab's QEMU device sets its name there), else the product; "" when
- * the boot record has no DMI (records before 2026-12-07, no firmware). */
+ * (a LAVA lab's QEMU device sets its name there), unless a placeholder,
+ * else the product; "" when the boot record has no DMI (records before
+ * 2026-12-07, no firmware). A name longer than the appliance records
+ * (128 bytes) is cut. */
 static void boot_machine(const struct jv *d, char *out, size_t len)
 {
 	const struct jv *m = json_get(d, "dmi");
 	const char *v = json_get_str(m, "serial");
-	if (!v || !*v)
+	if (!v || placeholder_serial(v))
 		v = json_get_str(m, "product");
 	snprintf(out, len, "%s", v ? v : "");
 	text_clean(out);
@@ -2403,6 +2426,32 @@ static int kernels_differ(const struct cmp *c, size_t off)
 	return differ;
 }
 
+/* Do two columns' boots fall on a machine in shares more than 25 points
+ * apart (of the machines each column lists by name)? */
+static int machines_uneven(const struct cmp *c)
+{
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct cmp_kernel *K = &c->kernels[k];
+		for (unsigned i = 0; K->boots && i < K->machines; i++) {
+			double lo = 1, hi = 0;
+			for (size_t j = 0; j < c->nkernels; j++) {
+				const struct cmp_kernel *J = &c->kernels[j];
+				double share = 0;
+				if (!J->boots)
+					continue;
+				for (unsigned m = 0; m < J->machines; m++)
+					if (!strcmp(J->machine[m], K->machine[i]))
+						share = (double)J->machine_boots[m] / J->boots;
+				lo = share < lo ? share : lo;
+				hi = share > hi ? share : hi;
+			}
+			if (hi - lo > 0.25)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text), void *ctx)
 {
 	char t[512];
@@ -2477,6 +2526,10 @@ void cmp_warnings(const struct cmp *c, void (*say)(void *ctx, const char *text),
 	if (kernels_differ(c, offsetof(struct cmp_boot, machine)))
 		say(ctx, "the kernels did not all run on the same machines (their firmware's serial or product; a LAVA "
 			 "lab's device names): the comparison is partly of machines (\"runs per kernel\" lists them)");
+	else if (machines_uneven(c))
+		say(ctx, "the kernels ran on the same machines, but in shares more than 25 points apart: the comparison "
+			 "is partly of machines (\"runs per kernel\" lists them; lava-series --server pins each round's "
+			 "jobs to the devices in turn)");
 	for (size_t k = 0; k < c->nkernels; k++)
 		if (c->kernels[k].mixed) {
 			snprintf(t, sizeof t, "the boots of %s differ in userland, kernel config, accelerator or QEMU setup: "

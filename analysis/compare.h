@@ -19,6 +19,7 @@
 #define CMP_MAX_KERNELS 32
 #define CMP_MAX_MODES 8
 #define CMP_MACHINES 4	/* machines a column lists by name */
+#define CMP_MACHINE_LEN 129	/* a DMI string as the appliance records it (at most 128 bytes) */
 #define CMP_MAX_TRACES 16
 #define CMP_TRACES_PER_KERNEL 4
 
@@ -50,8 +51,9 @@ struct cmp_boot {
 	char accel[16];
 	char release[65], version[160], config[65], userland[65];
 	char qemu_setup[64];	/* how QEMU ran it, where that changes figures: "entry pvh, disk reads capped 16777216 B/s" */
-	char machine[64];	/* the machine that ran it, as its firmware names it (DMI serial, else product;
-				 * a LAVA lab's device name): "" where the record does not say */
+	char machine[CMP_MACHINE_LEN];	/* the machine that ran it, as its firmware names it (DMI serial,
+					 * else product; a LAVA lab's device name): "" where the record
+					 * does not say */
 	int kernel;		/* index into kernels, -1 if over the limit */
 	unsigned round;		/* confirmation round: its kernel's boots before it */
 	int conflict;		/* its id came with two different boot records: its runs are skipped */
@@ -74,7 +76,7 @@ struct cmp_kernel {
 	int mixed;		/* its boots differ in userland, config, accelerator or QEMU setup */
 	/* the machines its boots ran on, the first CMP_MACHINES of them with
 	 * their boots, and the boots on any other */
-	char machine[CMP_MACHINES][64];
+	char machine[CMP_MACHINES][CMP_MACHINE_LEN];
 	unsigned machine_boots[CMP_MACHINES], machines, machine_other;
 	int filled;		/* --series: a boot has matched its slot (label and identity are the boot's) */
 };

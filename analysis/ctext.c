@@ -100,12 +100,15 @@ static void summary_line(FILE *o, const struct cmp_group *G, size_t k)
 		dir ? ", " : "", dir ? (!strcmp(G->better, "lower") ? "lower is better" : "higher is better") : "");
 }
 
-/* Did the boots run on more than one machine (as their records name it)? */
+/* Did the compared boots run on more than one machine (as their records
+ * name it)? Columns list their first CMP_MACHINES machines. */
 static int many_machines(const struct cmp *c)
 {
-	for (size_t b = 1; b < c->nboots; b++)
-		if (strcmp(c->boots[b].machine, c->boots[0].machine))
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct cmp_kernel *K = &c->kernels[k];
+		if (K->machines > 1 || K->machine_other || (K->machines && strcmp(K->machine[0], c->kernels[0].machine[0])))
 			return 1;
+	}
 	return 0;
 }
 

@@ -19,13 +19,17 @@ const char lavajob_usage[] =
 "  --url-base URL    the images' URL prefix in the job (default file://DIR/;\n"
 "                    for a server, where DIR's files will be published)\n"
 "  --append ARGS     more kernel command line (e.g. bootbench.disks=...)\n"
-"  --results-image PATH  (qemu) the worker's results disk image, made by\n"
-"                    bootbench mkresults, attached to the guest through the\n"
-"                    job's context (extra_options: the device dictionary\n"
-"                    must keep them, as scripts/lava-device's does): the\n"
-"                    records are stored there too, and the image outlives\n"
-"                    the job (LAVA's copies of the images do not). An\n"
-"                    absolute path on the worker: letters, digits, . _ / + -\n"
+"  --results-image PATH  (qemu) a results disk image on the worker, attached\n"
+"                    to the guest through the job's context (extra_options:\n"
+"                    the device dictionary must keep them, as\n"
+"                    scripts/lava-device's does): the records are stored\n"
+"                    there too, and the image outlives the job (LAVA's\n"
+"                    copies of the images do not). Neither made nor checked\n"
+"                    here: make it first (bootbench mkresults) where the\n"
+"                    worker will open it. An absolute path: letters,\n"
+"                    digits, . _ / + -\n"
+"  --tag TAG         the job runs only on a device with that LAVA tag\n"
+"                    (scripts/lava-lab tags each device with its name)\n"
 "  --timeout MIN     boot-to-power-off limit in minutes (default 20)\n"
 "  --build DIR       the build directory (default: the one this bootbench\n"
 "                    was built into, else ./build)\n"
@@ -99,7 +103,7 @@ static int valid_word(const char *s)
 int lavajob_main(int argc, char **argv)
 {
 	const char *kernel = NULL, *plan = NULL, *out = NULL, *device = "qemu", *urlbase = NULL;
-	const char *append = "", *build = "build", *name = NULL, *resimg = NULL;
+	const char *append = "", *build = "build", *name = NULL, *resimg = NULL, *tag = NULL;
 	long timeout = 20;
 	char dir[PATH_MAX], *kdir, *vmlinuz, *path;
 	struct sbuf y = {0}, args = {0}, base = {0}, jname = {0};
@@ -113,7 +117,7 @@ int lavajob_main(int argc, char **argv)
 		const struct { const char *opt; const char **val; } strs[] = {
 			{ "--kernel", &kernel }, { "--plan", &plan }, { "--out", &out }, { "--device", &device },
 			{ "--url-base", &urlbase }, { "--append", &append }, { "--build", &build }, { "--name", &name },
-			{ "--results-image", &resimg },
+			{ "--results-image", &resimg }, { "--tag", &tag },
 		};
 		size_t k = 0;
 		while (k < sizeof strs / sizeof *strs && strcmp(a, strs[k].opt))
@@ -159,6 +163,10 @@ int lavajob_main(int argc, char **argv)
 		die(EXIT_BADINPUT, "--results-image wants an absolute path of letters, digits, . _ / + -");
 	if (resimg && strcmp(device, "qemu"))
 		die(EXIT_BADINPUT, "--results-image is for --device qemu (a lab machine keeps its own disks)");
+	if (resimg && strstr(append, "bootbench.results="))
+		die(EXIT_BADINPUT, "--results-image and bootbench.results= in --append: the image would not be written");
+	if (tag && !name_ok(tag, 64, "._-"))
+		die(EXIT_BADINPUT, "--tag wants letters, digits, . _ - (at most 64)");
 	kdir = cat2(build, "/kernels/");
 	{
 		char *k = cat2(kdir, kernel);
@@ -206,6 +214,8 @@ int lavajob_main(int argc, char **argv)
 	sb_printf(&y, "timeouts:\n  job:\n    minutes: %ld\n  action:\n    minutes: %ld\n"
 		      "  connection:\n    minutes: 2\n", timeout + 10, timeout + 5);
 	sb_puts(&y, "priority: medium\nvisibility: public\n");
+	if (tag)
+		sb_printf(&y, "tags:\n- %s\n", tag);
 	if (!strcmp(device, "qemu"))
 		sb_puts(&y, "context:\n  arch: amd64\n");
 	if (resimg)

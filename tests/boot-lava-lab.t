@@ -26,7 +26,7 @@ command -v jq >/dev/null || skip_all "jq not installed"
 lab=${BOOTBENCH_LAVA_LAB:-${BOOTBENCH_CACHE:-$HOME/.cache/bootbench}/lava-lab}
 "$TOP/scripts/lava-lab" status 2>/dev/null | grep -q '^gunicorn: running' &&
 	skip_all "a LAVA lab is up here (scripts/lava-lab status): this test starts and stops its own"
-plan 14
+plan 15
 id=bootbench-test-lab
 series=
 cleanup() {
@@ -78,11 +78,25 @@ for d in "$T/s"/job*.show; do
 	"$BB" collect "$j/results.img" >"$T/i.jsonl" 2>/dev/null
 	[ -s "$T/l.jsonl" ] && cmp -s "$T/l.jsonl" "$T/i.jsonl" && same=$((same + 1))
 done
-is "$named" "$(( ${r:-0} * 2 ))" "every boot's record names the device the server ran it on"
-ok "each job's results image holds the records its log holds ($same), compare read both and lists the devices" \
-	sh -c "[ $same = $(( ${r:-0} * 2 )) ] && [ \$(wc -l <'$T/s/images.list') = $same ] &&
+ok "every boot's record names the device the server ran it on ($named)" sh -c "[ -n '$r' ] && [ $named = $(( ${r:-0} * 2 )) ]"
+# the images alone give every boot: the series handed them to compare beside the logs
+img_boots=$("$BB" compare $(cat "$T/s/images.list" 2>/dev/null) 2>/dev/null | grep -Ec '^  6.1.192 (generic|rt) +[0-9]+ boots')
+ok "each job's results image holds the records its log holds ($same), and holds every boot alone; compare lists the devices" \
+	sh -c "[ -n '$r' ] && [ $same = $(( ${r:-0} * 2 )) ] && [ \$(wc -l <'$T/s/images.list') = $same ] && [ $img_boots = 2 ] &&
 	       grep -Eq '^  6.1.192 generic +$r boots: .*; on qemu-0' '$T/s/compare.txt' &&
 	       jq -e '[.tests[].environment.comment] | unique == [\"qemu-01\", \"qemu-02\"]' '$T/s/kcidb.json' >/dev/null"
+# pinned: each job on the device its round gave it, each kernel on both
+pinned=0
+for d in "$T/s"/job*.show; do
+	dev=$(sed -n 's/^device: *//p' "$d" | tr -d "'\"")
+	tag=$(sed -n '/^tags:/{n;s/^- //p}' "${d%.show}/job.yaml")
+	[ -n "$dev" ] && [ "$dev" = "$tag" ] && pinned=$((pinned + 1))
+done
+ok "the rounds' jobs pinned to the devices in turn: each on its device ($pinned), each kernel on both, no machine warning" \
+	sh -c "[ -n '$r' ] && [ $pinned = $(( ${r:-0} * 2 )) ] && grep -q 'pinned to qemu-01 qemu-02 in turn' '$T/err' &&
+	       grep -Eq '^  6.1.192 generic .*; on qemu-0[12] \([0-9]+\), qemu-0[12] \([0-9]+\)$' '$T/s/compare.txt' &&
+	       grep -Eq '^  6.1.192 rt .*; on qemu-0[12] \([0-9]+\), qemu-0[12] \([0-9]+\)$' '$T/s/compare.txt' &&
+	       ! grep -q 'same machines' '$T/s/compare.txt'"
 jid=$(cat "$T/s/job1.id")
 lavacli -i "$id" results "$jid" --yaml >"$T/results" 2>/dev/null
 ok "LAVA's own results hold bootbench's figures as test cases with a measurement and unit (job $jid)" \
@@ -126,16 +140,17 @@ ok "the cancelled job is said missing, its log left out of the comparison, its k
 # machine gone), then started again; the series sees it offline, cancels
 # its jobs, says the boots are missing, and submits them once more
 series_bg "$T/g" BOOTBENCH_LAVA_WORKER_GONE=15
-running "$T/g/job1.id"
+running "$T/g/job1.id" && running "$T/g/job2.id"
 wp=$(cut -d' ' -f1 "$lab/run/worker.pid")
 kids=$(pgrep -P "$wp")
 kill -KILL -- "-$wp"
 for c in $kids; do kill -KILL -- "-$c" 2>/dev/null; done
-for i in $(seq 1 300); do grep -q worker-gone "$T/g/missing.log" 2>/dev/null && break; sleep 1; done
+# both jobs seen gone before the worker is back (it would end them Incomplete)
+for i in $(seq 1 400); do [ "$(grep -c ' worker-gone$' "$T/g/missing.log" 2>/dev/null)" = 2 ] && break; sleep 1; done
 timeout 300 "$TOP/scripts/lava-lab" start --devices 2 --deterministic --identity "$id" >"$T/restart.out" 2>&1
 series_end "$T/g"
 ok "a worker gone mid-job: its job cancelled and said missing, submitted once more when it is back ($read_boots boots read)" \
-	sh -c "[ $rc = 0 ] && grep -q ' worker-gone$' '$T/g/missing.log' && grep -q 'went away' '$T/g.err' &&
+	sh -c "[ $rc = 0 ] && [ \$(grep -c ' worker-gone$' '$T/g/missing.log') = 2 ] && grep -q 'went away' '$T/g.err' &&
 	       grep -q 'submitted once more' '$T/g.err' && ! grep -q '/job1.log$' '$T/g/logs.list' && [ $read_boots = 2 ]"
 
 {

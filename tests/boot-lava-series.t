@@ -12,7 +12,7 @@ a=${KERNEL_A:-debian-6.1-generic} b=${KERNEL_B:-debian-6.1-rt}
 need_kernel "$a" && need_kernel "$b" || skip_all "$a or $b not fetched (make kernels)"
 command -v lava-run >/dev/null || skip_all "no lava-run (package lava-dispatcher; scripts/install-deps installs it)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 7
+plan 8
 
 timeout -k 10 1500 "$TOP/scripts/lava-series" --kernels "$a,$b" --plan light --deterministic --confirm 3 \
 	--out "$T/s" >"$T/out" 2>"$T/err"
@@ -36,6 +36,8 @@ done
 ok "every job's results image holds the records its log holds ($same of $jobs), and the comparison read both" \
 	sh -c "[ $same = $jobs ] && [ \$(wc -l <'$T/s/images.list') = $jobs ] &&
 	       grep -Eq '^  6.1.192 generic +$((jobs / 2)) boots' '$T/out' && grep -Eq '^  6.1.192 rt +$((jobs / 2)) boots' '$T/out'"
+dmi=$("$BB" collect "$T/s"/job*.log 2>/dev/null | jq -r 'select(.type == "boot") | .data.dmi.vendor + "/" + .data.dmi.product' | sort -u)
+is "$dmi" "QEMU/Standard PC (i440FX + PIIX, 1996)" "every boot record names the machine as its firmware does (DMI: QEMU's)"
 ok "the comparison says which round confirmed each figure" grep -Eq '^ +changed +round [23] ' "$T/out"
 ok "the HTML report is written" test -s "$T/s/report.html"
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BB" ] || skip_all "not built (run make)"
 F=tests/fixtures/compare/two-kernels.jsonl
-plan 70
+plan 72
 "$BB" compare "$F" > "$T/out" 2>"$T/err"; rc=$?
 is "$rc" 0 "compare on the fixture: exit 0"
 ok "table matches the golden file (tests/fixtures/compare/two-kernels.golden)" \
@@ -303,9 +303,30 @@ ok "kernels that each ran on both machines: listed, no warning" \
 	sh -c "! grep -q 'same machines' '$T/mach2' && grep -Eq '^  6.1.0-1 +2 boots: .*; on qemu-01 \(1\), qemu-02 \(1\)$' '$T/mach2'"
 mach 1:a 1:b 1:c 1:d 1:e 1:f 2:a > "$T/mach3.jsonl"
 "$BB" compare "$T/mach3.jsonl" > "$T/mach3" 2>/dev/null
-ok "past 4 machines a column counts the rest as others; boot records without DMI list no machines" \
+mach 1:- 2:- 1:- 2:- > "$T/mach4.jsonl"
+"$BB" compare "$T/mach4.jsonl" > "$T/mach4" 2>/dev/null
+mach 1:- 2:q 1:- 2:q > "$T/mach5.jsonl"
+"$BB" compare "$T/mach5.jsonl" > "$T/mach5" 2>/dev/null
+ok "past 4 machines a column counts the rest as others; boot records without DMI list no machines, and beside named ones are unnamed" \
 	sh -c "grep -Eq '^  6.1.0-1 +6 boots: .*; on a \(1\), b \(1\), c \(1\), d \(1\), others \(2\)$' '$T/mach3' &&
-	       ! grep -q '; on' '$T/cap'"
+	       ! grep -q '; on' '$T/mach4' && ! grep -q 'machines' '$T/mach4' &&
+	       grep -Eq '^  6.1.0-1 +2 boots: .*; on unnamed \(2\)$' '$T/mach5' && grep -q '^WARNING: the kernels did not all run on the same machines' '$T/mach5'"
+# the same machines, in shares 75/25 and 25/75: uneven, said
+mach 1:qemu-01 2:qemu-02 1:qemu-01 2:qemu-02 1:qemu-01 2:qemu-02 1:qemu-02 2:qemu-01 > "$T/mach6.jsonl"
+"$BB" compare "$T/mach6.jsonl" > "$T/mach6" 2>/dev/null
+ok "kernels on the same machines in shares 75/25 against 25/75: a warning that the shares are uneven (and none at 50/50)" \
+	sh -c "grep -q '^WARNING: the kernels ran on the same machines, but in shares more than 25 points apart' '$T/mach6' &&
+	       ! grep -q 'shares more than' '$T/mach2'"
+# a placeholder serial names no machine: the product does
+printf '%s\n' '{"seq":1,"boot_id":"a1","type":"boot","data":{"kernel":{"release":"6.1.0-1"},"mode":"wallclock","dmi":{"product":"Board X","serial":"To be filled by O.E.M."}}}' \
+	'{"seq":1,"boot_id":"a2","type":"boot","data":{"kernel":{"release":"6.1.0-1"},"mode":"wallclock","dmi":{"product":"Board Y","serial":"Default string"}}}' \
+	'{"seq":1,"boot_id":"a3","type":"boot","data":{"kernel":{"release":"6.1.0-1"},"mode":"wallclock","dmi":{"product":"Board Y","serial":7}}}' >"$T/ph.jsonl"
+for b in a1 a2 a3; do
+	printf '{"seq":2,"boot_id":"%s","type":"run","data":{"workload":"null","layout":{"name":"tmpfs"},"status":"ok","metrics":[{"name":"x","value":1,"unit":"s","better":"lower"}]}}\n' "$b"
+done >>"$T/ph.jsonl"
+"$BB" compare "$T/ph.jsonl" > "$T/ph" 2>/dev/null
+ok "a placeholder serial (To be filled by O.E.M., Default string) or one not a string names no machine: the product does" \
+	grep -Eq '^  6.1.0-1 +3 boots: .*; on Board X \(1\), Board Y \(2\)$' "$T/ph"
 # --- a million distinct names: bounded, and what is not kept is said ------------
 # two boots of 535 runs, each run naming 1000 figures: the first 70 runs of
 # both boots name the same 70000, the other runs names of their own (a

@@ -10,7 +10,7 @@
 [ -x "$BB" ] || skip_all "not built (run make)"
 /usr/bin/python3 -c 'import lava_common.schemas, yaml, jinja2' 2>/dev/null ||
 	skip_all "no lava_common (package lava-dispatcher; scripts/install-deps installs it)"
-plan 10
+plan 11
 
 # a build directory of stand-ins: lava-job only copies them
 mkdir -p "$T/build/kernels/k"
@@ -40,8 +40,19 @@ for p in "relative/results.img" "/tmp/a,b.img" "/tmp/a b.img" "/tmp/a'b.img" '/t
 	[ $? = 100 ] && grep -q 'absolute path of letters' "$T/bad.err" && bad=$((bad + 1))
 done
 is "$bad" 5 "a relative path, or one with a comma, blank, quote or \$ (another QEMU option) is refused, exit 100"
-job --out "$T/ipxe" --device ipxe --results-image "$T/ipxe/r.img" >/dev/null 2>&1
-is "$?" 100 "--results-image with --device ipxe (a lab machine's disks are its own) is refused"
+job --out "$T/ipxe" --device ipxe --results-image "$T/ipxe/r.img" >/dev/null 2>"$T/ipxe.err"
+rc1=$?
+job --out "$T/none" --results-image "$T/none/r.img" --append bootbench.results=none >/dev/null 2>"$T/none.err"
+rc2=$?
+ok "--results-image with --device ipxe (a lab machine's disks are its own), or with bootbench.results= in --append, is refused" \
+	sh -c "[ $rc1 = 100 ] && grep -q 'is for --device qemu' '$T/ipxe.err' && [ $rc2 = 100 ] && grep -q 'would not be written' '$T/none.err'"
+job --out "$T/tag" --tag qemu-01 >/dev/null 2>&1
+out=$(valid "$T/tag/job.yaml" 2>&1)
+rc1=$?
+job --out "$T/badtag" --tag 'a b' >/dev/null 2>&1
+rc2=$?
+ok "--tag pins the job to a device with that tag (valid by the schema${out:+: $out}); a tag with a blank is refused" \
+	sh -c "[ $rc1 = 0 ] && grep -qx 'tags:' '$T/tag/job.yaml' && grep -qx -- '- qemu-01' '$T/tag/job.yaml' && [ $rc2 = 100 ]"
 
 # the device dictionary: as a server renders it, with a job's context
 "$TOP/scripts/lava-device" --jinja "$T/dev.jinja2" --name qemu-07 --deterministic >/dev/null 2>"$T/dev.err"
@@ -67,6 +78,7 @@ bad=0
 "$TOP/scripts/lava-device" "$T/x.yaml" --results 'r.img' >/dev/null 2>&1; [ $? = 100 ] && bad=$((bad + 1))
 "$TOP/scripts/lava-device" "$T/x.yaml" --results '/a,b' >/dev/null 2>&1; [ $? = 100 ] && bad=$((bad + 1))
 is "$bad" 4 "lava-device refuses a name or image path with a comma or blank, or a relative path (exit 100)"
-"$TOP/scripts/lava-device" --jinja "$T/y.jinja2" --results "$T/r.img" >/dev/null 2>&1
-is "$?" 100 "--results with --jinja is refused: a server attaches it through the job's context"
+"$TOP/scripts/lava-device" --jinja "$T/y.jinja2" --results "$T/r.img" >/dev/null 2>"$T/y.err"
+ok "--results with --jinja is refused: a server attaches it through the job's context" \
+	sh -c "[ $? = 100 ] && grep -q 'the job.s context attaches it' '$T/y.err'"
 done_testing
