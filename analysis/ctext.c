@@ -411,7 +411,7 @@ void cmp_print_text(const struct cmp *c, FILE *o, unsigned what)
 		fprintf(o, "  %-24s %u boots: %u ok, %u failed, %u timeout, %u crashed, %u skipped", K->label, K->boots,
 			K->st[ST_OK], K->st[ST_FAILED], K->st[ST_TIMEOUT], K->st[ST_CRASHED], K->st[ST_SKIPPED]);
 		/* where boots ran on more than one machine, on which */
-		if (many_machines(c)) {
+		if (many_machines(c) && (K->machines || K->machine_other)) {
 			fputs("; on", o);
 			for (unsigned i = 0; i < K->machines; i++)
 				fprintf(o, "%s %s (%u)", i ? "," : "", K->machine[i][0] ? K->machine[i] : "unnamed",

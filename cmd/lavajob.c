@@ -19,15 +19,16 @@ const char lavajob_usage[] =
 "  --url-base URL    the images' URL prefix in the job (default file://DIR/;\n"
 "                    for a server, where DIR's files will be published)\n"
 "  --append ARGS     more kernel command line (e.g. bootbench.disks=...)\n"
-"  --results-image PATH  (qemu) a results disk image on the worker, attached\n"
-"                    to the guest through the job's context (extra_options:\n"
-"                    the device dictionary must keep them, as\n"
-"                    scripts/lava-device's does): the records are stored\n"
+"  --results-image PATH  (qemu) a results disk image on the worker, named\n"
+"                    in the job's context (bootbench_results) for the device\n"
+"                    dictionary to attach (scripts/lava-device's does; the\n"
+"                    server must allow the variable: EXTRA_CONTEXT_VARIABLES,\n"
+"                    as scripts/lava-lab sets it): the records are stored\n"
 "                    there too, and the image outlives the job (LAVA's\n"
 "                    copies of the images do not). Neither made nor checked\n"
 "                    here: make it first (bootbench mkresults) where the\n"
-"                    worker will open it. An absolute path: letters,\n"
-"                    digits, . _ / + -\n"
+"                    worker will open it. An absolute path to a file named\n"
+"                    results.img: letters, digits, . _ / + -\n"
 "  --tag TAG         the job runs only on a device with that LAVA tag\n"
 "                    (scripts/lava-lab tags each device with its name)\n"
 "  --timeout MIN     boot-to-power-off limit in minutes (default 20)\n"
@@ -158,9 +159,12 @@ int lavajob_main(int argc, char **argv)
 	if (!valid_word(append) || (name && !valid_word(name)) || (urlbase && (!*urlbase || !valid_word(urlbase))))
 		die(EXIT_BADINPUT, "control characters, quotes, braces, #, $, ` and backslashes are not allowed in "
 				   "--append, --name or --url-base (nor an empty --url-base)");
-	/* it goes into a QEMU option: a comma or blank would be another one */
-	if (resimg && (resimg[0] != '/' || !name_ok(resimg + 1, PATH_MAX, "._/+-")))
-		die(EXIT_BADINPUT, "--results-image wants an absolute path of letters, digits, . _ / + -");
+	/* it goes into a QEMU option: a comma or blank would be another one;
+	 * the device dictionary attaches nothing else (scripts/lava-device) */
+	if (resimg && (resimg[0] != '/' || !name_ok(resimg + 1, PATH_MAX, "._/+-") || strlen(resimg) < 12 ||
+		       strcmp(resimg + strlen(resimg) - 12, "/results.img")))
+		die(EXIT_BADINPUT, "--results-image wants an absolute path of letters, digits, . _ / + -, to a file "
+				   "named results.img");
 	if (resimg && strcmp(device, "qemu"))
 		die(EXIT_BADINPUT, "--results-image is for --device qemu (a lab machine keeps its own disks)");
 	if (resimg && strstr(append, "bootbench.results="))
@@ -219,10 +223,7 @@ int lavajob_main(int argc, char **argv)
 	if (!strcmp(device, "qemu"))
 		sb_puts(&y, "context:\n  arch: amd64\n");
 	if (resimg)
-		sb_printf(&y, "  extra_options:\n"
-			      "  - '-drive file=%s,format=raw,if=none,id=res,cache=writeback'\n"
-			      "  - '-device virtio-blk-pci,drive=res,serial=bootbench-results'\n",
-			  resimg);
+		sb_printf(&y, "  bootbench_results: '%s'\n", resimg);
 	sb_puts(&y, "actions:\n");
 	if (!strcmp(device, "qemu")) {
 		sb_printf(&y, "- deploy:\n    timeout:\n      minutes: 5\n    to: tmpfs\n    images:\n"

@@ -10,8 +10,9 @@
 # counts each boot once). Then a job cancelled mid-run, and a worker gone
 # mid-job (killed with its lava-run and QEMU, then started again): the
 # series says the boots are missing, submits them once more, and the
-# comparison stays consistent. Last, stop ends exactly what start started,
-# a job's lava-run and QEMU included.
+# comparison stays consistent; a series ended by TERM cancels its jobs.
+# Last, stop ends exactly what start started, a job's lava-run and QEMU
+# included.
 . "$(dirname "$0")/lib.sh"
 a=${KERNEL_A:-debian-6.1-generic} b=${KERNEL_B:-debian-6.1-rt}
 [ -x "$BB" ] && [ -f "$B/userland.cpio.gz" ] || skip_all "not built (run make)"
@@ -26,7 +27,7 @@ command -v jq >/dev/null || skip_all "jq not installed"
 lab=${BOOTBENCH_LAVA_LAB:-${BOOTBENCH_CACHE:-$HOME/.cache/bootbench}/lava-lab}
 "$TOP/scripts/lava-lab" status 2>/dev/null | grep -q '^gunicorn: running' &&
 	skip_all "a LAVA lab is up here (scripts/lava-lab status): this test starts and stops its own"
-plan 15
+plan 16
 id=bootbench-test-lab
 series=
 cleanup() {
@@ -75,7 +76,7 @@ for d in "$T/s"/job*.show; do
 	ser=$("$BB" collect "$j.log" 2>/dev/null | jq -r 'select(.type == "boot") | .data.dmi.serial')
 	[ -n "$dev" ] && [ "$ser" = "$dev" ] && named=$((named + 1))
 	"$BB" collect "$j.log" >"$T/l.jsonl" 2>/dev/null
-	"$BB" collect "$j/results.img" >"$T/i.jsonl" 2>/dev/null
+	"$BB" collect "$j"/s*/results.img >"$T/i.jsonl" 2>/dev/null
 	[ -s "$T/l.jsonl" ] && cmp -s "$T/l.jsonl" "$T/i.jsonl" && same=$((same + 1))
 done
 ok "every boot's record names the device the server ran it on ($named)" sh -c "[ -n '$r' ] && [ $named = $(( ${r:-0} * 2 )) ]"
@@ -153,20 +154,43 @@ ok "a worker gone mid-job: its job cancelled and said missing, submitted once mo
 	sh -c "[ $rc = 0 ] && [ \$(grep -c ' worker-gone$' '$T/g/missing.log') = 2 ] && grep -q 'went away' '$T/g.err' &&
 	       grep -q 'submitted once more' '$T/g.err' && ! grep -q '/job1.log$' '$T/g/logs.list' && [ $read_boots = 2 ]"
 
+# a series ended (TERM) while its jobs run: it cancels them
+series_bg "$T/k"
+running "$T/k/job1.id" && running "$T/k/job2.id"
+kill -TERM "$series"
+wait "$series"
+rc=$?
+series=
+# ended, and not Complete (a cancel LAVA takes as the job ends may say Incomplete)
+for i in $(seq 1 90); do
+	st=$(for f in "$T/k"/job*.id; do lavacli -i "$id" jobs show "$(cat "$f")" 2>/dev/null |
+		awk '/^state/ { s = $3 } /^Health/ { h = $3 } END { print s "/" h }'; done | sort | tr '\n' ' ')
+	[ "$(grep -o 'Finished/' <<<"$st" | wc -l)" = 2 ] && break
+	sleep 1
+done
+fin=$(grep -o 'Finished/' <<<"$st" | wc -l)
+ok "a series ended by TERM while its jobs run cancels them (exit $rc; the jobs: $st)" \
+	sh -c "[ $rc = 143 ] && [ \$(grep -c 'cancelled: the series ended before it' '$T/k.err') = 2 ] &&
+	       [ $fin = 2 ] && ! echo '$st' | grep -q '/Complete'"
+
 {
 	# a job running when the lab stops: its lava-run and QEMU end too
 	write=$("$BB" lava-job --kernel "$a" --plan null --out "$T/stopjob" --append 'bootbench.mode=deterministic norandmaps' 2>/dev/null)
 	lavacli -i "$id" jobs submit "$write" >"$T/stopjob.id" 2>/dev/null
 	running "$T/stopjob.id"
-	runs=$(pgrep -P "$(cut -d' ' -f1 "$lab/run/worker.pid")")
+	below() { local p; for p in $(pgrep -P "$1"); do echo "$p"; below "$p"; done; }
+	wpid=$(cut -d' ' -f1 "$lab/run/worker.pid")
+	runs=$(pgrep -P "$wpid")
+	for i in $(seq 1 30); do below "$wpid" | xargs -r ps -o comm= -p | grep -q qemu && break; sleep 1; done
+	qemu=$(below "$wpid" | xargs -r ps -o pid=,comm= -p | awk '$2 ~ /qemu/ { print $1 }')
 	pids=$(cat "$lab/run/"*.pid 2>/dev/null | cut -d' ' -f1)
-	pids="$pids $runs $(for c in $runs; do pgrep -g "$c"; done)"
+	pids="$pids $(below "$wpid")"
 	"$TOP/scripts/lava-lab" stop >"$T/stop.out" 2>&1
 	"$TOP/scripts/lava-lab" status >"$T/status" 2>&1
 	# gone, or a zombie its new parent has not reaped yet
 	left=$(for p in $pids; do [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && echo "$p"; done)
-	ok "stop ends what start started, by PID, a running job's lava-run and QEMU too (left: ${left:-none}; jobs' $(echo $runs | wc -w))" \
-		sh -c "[ -z '$left' ] && [ -n '$runs' ] &&
+	ok "stop ends what start started, by PID, a running job's lava-run and QEMU too (left: ${left:-none}; lava-run $(echo $runs), QEMU $(echo $qemu))" \
+		sh -c "[ -z '$left' ] && [ -n '$runs' ] && [ -n '$qemu' ] &&
 		grep -q 'worker: not running' '$T/status' && grep -q 'gunicorn: not running' '$T/status' &&
 		grep -q 'scheduler: not running' '$T/status' && grep -q 'publisher: not running' '$T/status'"
 }

@@ -30,7 +30,7 @@ is "$ids" "$jobs" "every job's log gives its own boot (a nonce a boot: same seed
 same=0
 for l in "$T/s"/job*.log; do
 	"$BB" collect "$l" >"$T/l.jsonl" 2>/dev/null
-	"$BB" collect "${l%.log}/results.img" >"$T/i.jsonl" 2>/dev/null
+	"$BB" collect "${l%.log}"/s*/results.img >"$T/i.jsonl" 2>/dev/null
 	[ -s "$T/l.jsonl" ] && cmp -s "$T/l.jsonl" "$T/i.jsonl" && same=$((same + 1))
 done
 ok "every job's results image holds the records its log holds ($same of $jobs), and the comparison read both" \
