@@ -28,7 +28,7 @@ const char lavajob_usage[] =
 "                    copies of the images do not). Neither made nor checked\n"
 "                    here: make it first (bootbench mkresults) where the\n"
 "                    worker will open it. An absolute path to a file named\n"
-"                    results.img: letters, digits, . _ / + -\n"
+"                    results.img: letters, digits, . _ / + -, no ..\n"
 "  --tag TAG         the job runs only on a device with that LAVA tag\n"
 "                    (scripts/lava-lab tags each device with its name)\n"
 "  --timeout MIN     boot-to-power-off limit in minutes (default 20)\n"
@@ -162,9 +162,9 @@ int lavajob_main(int argc, char **argv)
 	/* it goes into a QEMU option: a comma or blank would be another one;
 	 * the device dictionary attaches nothing else (scripts/lava-device) */
 	if (resimg && (resimg[0] != '/' || !name_ok(resimg + 1, PATH_MAX, "._/+-") || strlen(resimg) < 12 ||
-		       strcmp(resimg + strlen(resimg) - 12, "/results.img")))
+		       strcmp(resimg + strlen(resimg) - 12, "/results.img") || strstr(resimg, "..")))
 		die(EXIT_BADINPUT, "--results-image wants an absolute path of letters, digits, . _ / + -, to a file "
-				   "named results.img");
+				   "named results.img, without ..");
 	if (resimg && strcmp(device, "qemu"))
 		die(EXIT_BADINPUT, "--results-image is for --device qemu (a lab machine keeps its own disks)");
 	if (resimg && strstr(append, "bootbench.results="))

@@ -170,7 +170,7 @@ for i in $(seq 1 90); do
 done
 fin=$(grep -o 'Finished/' <<<"$st" | wc -l)
 ok "a series ended by TERM while its jobs run cancels them (exit $rc; the jobs: $st)" \
-	sh -c "[ $rc = 143 ] && [ \$(grep -c 'cancelled: the series ended before it' '$T/k.err') = 2 ] &&
+	sh -c "[ $rc = 143 ] && [ \$(grep -c 'cancel asked (the series ended before it collected' '$T/k.err') = 2 ] &&
 	       [ $fin = 2 ] && ! echo '$st' | grep -q '/Complete'"
 
 {

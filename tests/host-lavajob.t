@@ -38,11 +38,12 @@ valid "$T/img/job.yaml" >/dev/null 2>&1
 ok "LAVA's own schema (lava_common, strict) takes the job where the server allows bootbench_results, and only there ${out:+($out)}" \
 	sh -c "[ $rc = 0 ] && [ $? != 0 ]"
 bad=0
-for p in "relative/results.img" "/tmp/a,b/results.img" "/tmp/a b/results.img" "/tmp/a'b/results.img" '/tmp/$x/results.img' /etc/shadow; do
+for p in "relative/results.img" "/tmp/a,b/results.img" "/tmp/a b/results.img" "/tmp/a'b/results.img" '/tmp/$x/results.img' /etc/shadow \
+	/tmp/../etc/results.img; do
 	job --out "$T/bad" --results-image "$p" >/dev/null 2>"$T/bad.err"
 	[ $? = 100 ] && grep -q 'absolute path of letters' "$T/bad.err" && bad=$((bad + 1))
 done
-is "$bad" 6 "a relative path, one with a comma, blank, quote or \$ (another QEMU option), or not to a results.img, is refused, exit 100"
+is "$bad" 7 "a relative path, one with a comma, blank, quote, \$ (another QEMU option) or .., or not to a results.img, is refused, exit 100"
 job --out "$T/ipxe" --device ipxe --results-image "$T/ipxe/results.img" >/dev/null 2>"$T/ipxe.err"
 rc1=$?
 job --out "$T/none" --results-image "$T/none/results.img" --append bootbench.results=none >/dev/null 2>"$T/none.err"
@@ -69,22 +70,27 @@ import json, sys, yaml, jinja2.sandbox
 tpl, dev, ctx = sys.argv[1:4]
 env = jinja2.sandbox.SandboxedEnvironment(loader=jinja2.FileSystemLoader([tpl]), autoescape=False, trim_blocks=True)
 d = yaml.safe_load(env.from_string(open(dev).read()).render(**json.loads(ctx)))
-print(d["actions"]["boot"]["methods"]["qemu"]["parameters"]["extra"])
+q = d["actions"]["boot"]["methods"]["qemu"]["parameters"]
+print(q["extra"])
+print("options", q["options"])
 PY
 }
 ctx=$(/usr/bin/python3 -c 'import sys, yaml, json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))["context"]))' "$T/img/job.yaml")
-render "$T/dev.jinja2" "$ctx" >"$T/render"
+render "$T/dev.jinja2" "$ctx" | head -n 1 >"$T/render"
 ok "rendered with the job's context: the device's own options, its name, then the job's results disk" \
 	grep -q "^\['-accel tcg', .*'-icount shift=0,sleep=off'.*'-smbios type=1,serial=qemu-07', '-drive file=$T/img/results.img,format=raw,if=none,id=res,cache=writeback', '-device virtio-blk-pci,drive=res,serial=bootbench-results'\]$" "$T/render"
 [ "$_failed" = 0 ] || sed 's/^/# /' "$T/render" "$T/dev.err"
 # what a hostile job's context may try: none of it reaches QEMU
 took=0
 for c in '{"extra_options": ["-virtfs local,path=/,mount_tag=r,security_model=passthrough"]}' \
+	'{"monitor": "none -virtfs local,path=/"}' '{"model": "model=virtio -drive file=/etc/shadow"}' \
+	'{"mac_addr": "1 -virtfs x"}' '{"vga": "-virtfs x"}' '{"serial": "-virtfs x"}' \
 	'{"bootbench_results": "/etc/shadow"}' '{"bootbench_results": "/x,readonly=off/results.img"}' \
+	'{"bootbench_results": "/tmp/../etc/results.img"}' \
 	'{"bootbench_results": "/x/results.img -virtfs"}' '{"bootbench_results": ["/x/results.img"]}'; do
 	render "$T/dev.jinja2" "$c" | grep -Eq 'virtfs|shadow|-drive' && took=$((took + 1))
 done
-is "$took" 0 "a job's extra_options, or a bootbench_results not an absolute path to a results.img of plain characters, reach no QEMU option"
+is "$took" 0 "a job's extra_options, monitor, model, mac_addr, vga or serial, or a bootbench_results not a plain absolute path to a results.img, reach no QEMU option"
 "$TOP/scripts/lava-device" "$T/r.yaml" --results "$T/img/results.img" >/dev/null 2>&1
 ok "a rendered dictionary (lava-run: no job context) attaches --results itself" \
 	grep -q "extra: \\['-accel tcg', .*'-drive file=$T/img/results.img,format=raw" "$T/r.yaml"
